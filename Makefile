@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# LEAP: the whole workflow. `make help` lists the targets; README.md says
+# what they cost. Every step prints what it does and is idempotent: run it
+# again and it does only what changed.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.SUFFIXES:
+MAKEFLAGS += --no-print-directory
+
+TOP := $(CURDIR)
+WB := $(TOP)/workbench
+BUILD := $(TOP)/build
+OUTDIR := $(TOP)/out
+
+KERNEL ?= leap
+FLAVOR ?= debug
+CPUS ?= 2
+MEM ?= 2G
+TIMEOUT ?= 900
+CMD ?= uname -a; nproc
+export KSRC JOBS KASAN ACCEL CMD
+
+ifeq ($(FLAVOR),perf)
+IMAGE = $(BUILD)/obj/$(1)-perf/arch/x86/boot/bzImage
+else
+IMAGE = $(BUILD)/obj/$(1)$(if $(filter 1,$(KASAN)),-kasan)/arch/x86/boot/bzImage
+endif
+
+.PHONY: help deps source tree kernel stock boot run test check-quick \
+	test-stock test-long patch bench bench-quick clean distclean
+
+help:
+	@echo 'LEAP workbench. Main commands:'
+	@echo '  make run          build the LEAP kernel and show it at work in a 2-CPU VM'
+	@echo '  make test         build, boot and run every test suite; ends "N passed, N failed"'
+	@echo 'Steps:'
+	@echo '  make deps         install the Debian packages needed (apt)'
+	@echo '  make source       pristine 6.12 tree (Debian linux-source-6.12, or KSRC=/path)'
+	@echo '  make tree         build/tree: pristine + new files + patches/series'
+	@echo '  make kernel       LEAP kernel (FLAVOR=debug|perf, KASAN=1)'
+	@echo '  make stock        unpatched EEVDF kernel, same source and config'
+	@echo '  make boot         KERNEL=leap|stock CPUS=n MEM=.. TIMEOUT=s CMD="..."'
+	@echo '  make check-quick  after an edit: rebuild, boot 2 CPUs, KUnit + quick suite'
+	@echo '  make test-stock   the conformance suite on stock EEVDF'
+	@echo '  make test-long    8 CPUs, longer stress'
+	@echo '  make patch        out/leap-6.12.patch and out/series/ for your own tree'
+	@echo '  make bench        A/B benchmark, LEAP vs EEVDF (bench-quick: short)'
+
+deps:
+	@$(WB)/deps
+
+source: deps
+	@$(WB)/source
+
+tree: source
+	@$(WB)/tree
+
+kernel: tree
+	@$(WB)/kbuild leap $(FLAVOR)
+
+stock: source
+	@$(WB)/kbuild stock $(FLAVOR)
+
+boot: $(if $(filter stock,$(KERNEL)),stock,kernel)
+	@$(WB)/vm-run --kernel $(call IMAGE,$(KERNEL)) --cpus $(CPUS) --mem $(MEM) \
+		--timeout $(TIMEOUT) --outdir $(OUTDIR)/guest -- sh -c "$$CMD"
+
+run: kernel
+	@if [ -t 0 ] && [ -t 1 ]; then i=--interactive; else i=; fi; \
+	$(WB)/vm-run --kernel $(call IMAGE,leap) --cpus 2 --mem $(MEM) \
+		--timeout $(TIMEOUT) --outdir $(OUTDIR)/run $$i -- sh $(WB)/demo
+
+test: deps
+	@$(WB)/run-tests full
+
+check-quick: deps
+	@$(WB)/run-tests quick
+
+test-stock: deps
+	@$(WB)/run-tests stock
+
+test-long: deps
+	@$(WB)/run-tests long
+
+patch: tree
+	@$(WB)/export-patch
+
+bench bench-quick: deps
+	@$(WB)/bench $@
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/stage $(BUILD)/export $(OUTDIR)
+
+distclean:
+	rm -rf $(BUILD) $(OUTDIR)
