@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Intrusive skip list, sorted by a 64-bit key, smallest first.
+ *
+ * A skip list is a sorted doubly linked list (level 0) with up to
+ * SKIPLIST_LEVELS - 1 sparser express lists stacked on top of it. A node
+ * on level i is also on every level below i; a node reaches level i with
+ * probability (1/4)^i, so level i holds about n / 4^i of the n nodes and a
+ * search walks about two nodes a level before it steps down.
+ *
+ * The node is embedded in its owner (struct task_struct for the LEAP
+ * scheduler): nothing is ever allocated, so insert and delete cannot fail
+ * and may run under a raw spinlock with interrupts off.
+ *
+ * Costs, n = number of queued nodes, k = level of the node (k < 16,
+ * on average 1/3):
+ *
+ *   skiplist_insert()   O(log n) expected: one descent from the top level
+ *   skiplist_del()      O(k): unlinks through prev[], no search
+ *   skiplist_first()    O(1): one load, head.next[0]
+ *   skiplist_next()     O(1): one load, node->next[0]
+ *   skiplist_node_queued() O(1)
+ *
+ * Equal keys are kept in FIFO order: a new node goes after every queued
+ * node with the same key. Key ~0ULL belongs to the head sentinel and
+ * closes every search, so no key comparison ever checks for the end of
+ * a level; a node's key is at most SKIPLIST_KEY_MAX (~0ULL - 1), and a
+ * larger key is clamped to it.
+ *
+ * Simple ASCII art, a list with five nodes, the head drawn twice:
+ *
+ *   level
+ *     2   HEAD ------------------------> 17 --------------------> HEAD
+ *     1   HEAD --------> 12 -----------> 17 ---------> 30 ------> HEAD
+ *     0   HEAD -> 5 ---> 12 ---> 12 ---> 17 ---> 23 -> 30 ------> HEAD
+ *                        (a)     (b)                        key ~0ULL
+ *
+ * Every arrow is doubly linked (next[i] forward, prev[i] back), and each
+ * level is a ring through the head. The two nodes with key 12 are in
+ * insertion order: (a) was queued before (b).
+ *
+ * The level of a new node is chosen from random bits the caller passes
+ * in: two bits a level (p = 1/4), at most SKIPLIST_MAX_LEVEL and at most
+ * one above the list's current top level. skiplist_rand_next() is a cheap
+ * generator for a per-list or per-CPU state; no global state is touched.
+ *
+ * Layout: a search reads the key of a node and then its next[] pointer
+ * at the current level. key, level and next[0..5] share the node's first
+ * 64 bytes, so when the node starts a cache line (see tools/skiplist-bench)
+ * a descent touches one cache line per node visited; prev[] is only read
+ * by skiplist_del() and lives at the end.
+ *
+ * Locking: none. The caller serialises every operation on a list and on
+ * its nodes (LEAP holds its global runqueue lock).
+ *
+ * Misuse, inserting a node that is queued or deleting one that is not,
+ * leaves the list untouched and returns false; with CONFIG_DEBUG_LIST it
+ * also triggers a WARN_ON_ONCE.
+ */
+#ifndef _LINUX_SKIPLIST_H
+#define _LINUX_SKIPLIST_H
+
+#include <linux/bug.h>
+#include <linux/compiler.h>
+#include <linux/container_of.h>
+#include <linux/types.h>
+
+/* Number of levels; a node's level is 0 .. SKIPLIST_MAX_LEVEL. */
+#define SKIPLIST_LEVELS		16
+#define SKIPLIST_MAX_LEVEL	(SKIPLIST_LEVELS - 1)
+
+/* Largest key a node may carry: ~0ULL is the head sentinel's key. */
+#define SKIPLIST_KEY_MAX	(~0ULL - 1)
+
+/**
+ * struct skiplist_node - a node, embedded in its owner
+ * @key:	sort key, smallest first; valid while queued
+ * @level:	highest level the node is linked on while queued
+ * @next:	next node on each level 0 .. @level; @next[0] is NULL
+ *		while the node is not queued
+ * @prev:	previous node on each level 0 .. @level
+ *
+ * The fields a search reads (@key, @next of the lower levels) lead;
+ * keep it that way (see the layout note at the top of this file).
+ */
+struct skiplist_node {
+	u64			key;
+	unsigned int		level;
+	struct skiplist_node	*next[SKIPLIST_LEVELS];
+	struct skiplist_node	*prev[SKIPLIST_LEVELS];
+};
+
+/**
+ * struct skiplist - the list
+ * @head:	sentinel, key ~0ULL; every level is a ring through it
+ * @level:	highest level any queued node is on, 0 when empty
+ * @count:	number of queued nodes
+ */
+struct skiplist {
+	struct skiplist_node	head;
+	unsigned int		level;
+	unsigned int		count;
+};
+
+/**
+ * skiplist_init - initialise an empty skip list
+ * @sl:	the list
+ */
+static inline void skiplist_init(struct skiplist *sl)
+{
+	int i;
+
+	sl->head.key = ~0ULL;
+	sl->head.level = SKIPLIST_MAX_LEVEL;
+	for (i = 0; i < SKIPLIST_LEVELS; i++) {
+		sl->head.next[i] = &sl->head;
+		sl->head.prev[i] = &sl->head;
+	}
+	sl->level = 0;
+	sl->count = 0;
+}
+
+/**
+ * skiplist_node_init - initialise a node as not queued
+ * @node:	the node
+ *
+ * Must be called once before the first skiplist_insert() of @node, and
+ * again on any copy of a node (a forked task's, say).
+ */
+static inline void skiplist_node_init(struct skiplist_node *node)
+{
+	node->key = 0;
+	node->level = 0;
+	node->next[0] = NULL;
+	node->prev[0] = NULL;
+}
+
+/**
+ * skiplist_node_queued - whether a node is on a list
+ * @node:	the node
+ */
+static inline bool skiplist_node_queued(const struct skiplist_node *node)
+{
+	return node->next[0];
+}
+
+/**
+ * skiplist_empty - whether a list has no nodes
+ * @sl:	the list
+ */
+static inline bool skiplist_empty(const struct skiplist *sl)
+{
+	return sl->head.next[0] == &sl->head;
+}
+
+/**
+ * skiplist_count - number of nodes on a list
+ * @sl:	the list
+ */
+static inline unsigned int skiplist_count(const struct skiplist *sl)
+{
+	return sl->count;
+}
+
+/**
+ * skiplist_first - the node with the smallest key
+ * @sl:	the list
+ *
+ * Return: the first node (the earliest queued of the smallest key), or
+ * NULL if the list is empty. One load.
+ */
+static inline struct skiplist_node *skiplist_first(const struct skiplist *sl)
+{
+	struct skiplist_node *node = sl->head.next[0];
+
+	return node == &sl->head ? NULL : node;
+}
+
+/**
+ * skiplist_next - the node after a queued node, in key order
+ * @sl:		the list @node is on
+ * @node:	a queued node
+ *
+ * Return: the next node on level 0, or NULL if @node is the last one.
+ */
+static inline struct skiplist_node *skiplist_next(const struct skiplist *sl,
+						  const struct skiplist_node *node)
+{
+	struct skiplist_node *next = node->next[0];
+
+	return next == &sl->head ? NULL : next;
+}
+
+/**
+ * skiplist_entry - the struct a node is embedded in
+ * @ptr:	the &struct skiplist_node pointer
+ * @type:	the type of the struct it is embedded in
+ * @member:	the name of the skiplist_node within the struct
+ */
+#define skiplist_entry(ptr, type, member) container_of(ptr, type, member)
+
+/**
+ * skiplist_first_entry - the owner of the first node, or NULL if empty
+ * @sl:		the list
+ * @type:	the type of the struct the nodes are embedded in
+ * @member:	the name of the skiplist_node within the struct
+ */
+#define skiplist_first_entry(sl, type, member)				\
+({									\
+	struct skiplist_node *__sl_first = skiplist_first(sl);		\
+									\
+	__sl_first ? skiplist_entry(__sl_first, type, member) : NULL;	\
+})
+
+/**
+ * skiplist_for_each - iterate over the nodes in key order
+ * @pos:	the &struct skiplist_node to use as a cursor
+ * @sl:		the list
+ *
+ * Do not delete @pos inside the loop; see skiplist_for_each_safe().
+ */
+#define skiplist_for_each(pos, sl)					\
+	for (pos = (sl)->head.next[0]; pos != &(sl)->head; pos = pos->next[0])
+
+/**
+ * skiplist_for_each_safe - iterate in key order, safe against deleting @pos
+ * @pos:	the &struct skiplist_node to use as a cursor
+ * @n:		another &struct skiplist_node to use as temporary storage
+ * @sl:		the list
+ */
+#define skiplist_for_each_safe(pos, n, sl)				\
+	for (pos = (sl)->head.next[0], n = pos->next[0];		\
+	     pos != &(sl)->head; pos = n, n = pos->next[0])
+
+/**
+ * skiplist_for_each_entry - iterate over the owners in key order
+ * @pos:	the type * to use as a cursor
+ * @sl:		the list
+ * @member:	the name of the skiplist_node within the struct
+ */
+#define skiplist_for_each_entry(pos, sl, member)			\
+	for (pos = skiplist_entry((sl)->head.next[0], typeof(*pos), member); \
+	     &pos->member != &(sl)->head;				\
+	     pos = skiplist_entry(pos->member.next[0], typeof(*pos), member))
+
+/**
+ * skiplist_rand_next - advance a cheap pseudo-random state
+ * @state:	the caller's state (per list or per CPU), any value but 0
+ *
+ * xorshift64* (Vigna): good enough for level choice, a few cycles, and
+ * lock-free because the caller owns @state.
+ *
+ * Return: 32 pseudo-random bits for skiplist_insert().
+ */
+static inline u32 skiplist_rand_next(u64 *state)
+{
+	u64 x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return (x * 0x2545f4914f6cdd1dULL) >> 32;
+}
+
+unsigned int skiplist_random_level(const struct skiplist *sl, u32 rand);
+bool skiplist_insert(struct skiplist *sl, struct skiplist_node *node,
+		     u64 key, u32 rand);
+bool skiplist_del(struct skiplist *sl, struct skiplist_node *node);
+
+#endif /* _LINUX_SKIPLIST_H */

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Intrusive skip list: the out-of-line operations.
+ *
+ * See include/linux/skiplist.h for what the list is, its costs and its
+ * locking rule (the caller serialises).
+ */
+#include <linux/bitops.h>
+#include <linux/skiplist.h>
+
+static inline bool skiplist_misuse(bool cond)
+{
+	if (IS_ENABLED(CONFIG_DEBUG_LIST))
+		return WARN_ON_ONCE(cond);
+	return unlikely(cond);
+}
+
+/**
+ * skiplist_random_level - level for a new node
+ * @sl:		the list the node goes on
+ * @rand:	random bits, e.g. from skiplist_rand_next()
+ *
+ * Each pair of low zero bits in @rand climbs one level, so level i is
+ * chosen with probability (3/4) * (1/4)^i. The result is capped at
+ * SKIPLIST_MAX_LEVEL (bit 30 is forced on) and at one above the list's
+ * current top level.
+ *
+ * Return: a level in 0 .. min(@sl->level + 1, SKIPLIST_MAX_LEVEL).
+ */
+unsigned int skiplist_random_level(const struct skiplist *sl, u32 rand)
+{
+	unsigned int level = __ffs(rand | (1U << (2 * SKIPLIST_MAX_LEVEL))) / 2;
+
+	if (level > sl->level + 1)
+		level = sl->level + 1;
+	return level;
+}
+
+/**
+ * skiplist_insert - queue a node in key order
+ * @sl:		the list
+ * @node:	a node that is not queued
+ * @key:	its key, at most SKIPLIST_KEY_MAX (larger keys are clamped)
+ * @rand:	random bits for the node's level, e.g. skiplist_rand_next()
+ *
+ * The node goes after every queued node with the same key. O(log n)
+ * expected; no allocation.
+ *
+ * Return: true, or false (and nothing changed) if @node was queued.
+ */
+bool skiplist_insert(struct skiplist *sl, struct skiplist_node *node,
+		     u64 key, u32 rand)
+{
+	struct skiplist_node *cur = &sl->head, *next;
+	unsigned int level;
+	int i;
+
+	if (skiplist_misuse(skiplist_node_queued(node)))
+		return false;
+	if (unlikely(key > SKIPLIST_KEY_MAX))
+		key = SKIPLIST_KEY_MAX;
+
+	level = skiplist_random_level(sl, rand);
+	if (level > sl->level)
+		sl->level = level;
+	node->key = key;
+	node->level = level;
+
+	/*
+	 * Descend from the top, linking the node in on its own levels on the
+	 * way down. The head's key (~0ULL) is larger than any node's, so it
+	 * ends every walk; "<=" walks past equal keys, for FIFO order.
+	 */
+	for (i = sl->level; i >= 0; i--) {
+		while ((next = cur->next[i])->key <= key)
+			cur = next;
+		if ((unsigned int)i <= level) {
+			node->next[i] = next;
+			node->prev[i] = cur;
+			next->prev[i] = node;
+			cur->next[i] = node;
+		}
+	}
+	sl->count++;
+	return true;
+}
+
+/**
+ * skiplist_del - unqueue a node
+ * @sl:		the list @node is on
+ * @node:	a queued node
+ *
+ * O(level of @node), no search. Lowers the list's top level if @node
+ * was the last node on it. @node is left not queued.
+ *
+ * Return: true, or false (and nothing changed) if @node was not queued.
+ */
+bool skiplist_del(struct skiplist *sl, struct skiplist_node *node)
+{
+	unsigned int i;
+
+	if (skiplist_misuse(!skiplist_node_queued(node)))
+		return false;
+
+	for (i = 0; i <= node->level; i++) {
+		struct skiplist_node *prev = node->prev[i];
+		struct skiplist_node *next = node->next[i];
+
+		prev->next[i] = next;
+		next->prev[i] = prev;
+	}
+	node->next[0] = NULL;
+	node->prev[0] = NULL;
+
+	if (node->level == sl->level) {
+		while (sl->level && sl->head.next[sl->level] == &sl->head)
+			sl->level--;
+	}
+	sl->count--;
+	return true;
+}
