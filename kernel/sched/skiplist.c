@@ -51,7 +51,7 @@ unsigned int skiplist_random_level(const struct skiplist *sl, u32 rand)
 bool skiplist_insert(struct skiplist *sl, struct skiplist_node *node,
 		     u64 key, u32 rand)
 {
-	struct skiplist_node *cur = &sl->head, *next;
+	struct skiplist_node *cur = &sl->head;
 	unsigned int level;
 	int i;
 
@@ -68,17 +68,24 @@ bool skiplist_insert(struct skiplist *sl, struct skiplist_node *node,
 
 	/*
 	 * Descend from the top, linking the node in on its own levels on the
-	 * way down. The head's key (~0ULL) is larger than any node's, so it
-	 * ends every walk; "<=" walks past equal keys, for FIFO order.
+	 * way down. Each link carries a copy of its target's key, so a step
+	 * that does not move on never touches the next node. The head's key
+	 * (~0ULL) is larger than any node's, so it ends every walk; "<="
+	 * walks past equal keys, for FIFO order.
 	 */
 	for (i = sl->level; i >= 0; i--) {
-		while ((next = cur->next[i])->key <= key)
-			cur = next;
+		struct skiplist_link *link;
+
+		while ((link = &cur->link[i])->next_key <= key)
+			cur = link->next;
 		if ((unsigned int)i <= level) {
-			node->next[i] = next;
+			struct skiplist_node *next = link->next;
+
+			node->link[i] = *link;
 			node->prev[i] = cur;
 			next->prev[i] = node;
-			cur->next[i] = node;
+			link->next = node;
+			link->next_key = key;
 		}
 	}
 	sl->count++;
@@ -104,16 +111,15 @@ bool skiplist_del(struct skiplist *sl, struct skiplist_node *node)
 
 	for (i = 0; i <= node->level; i++) {
 		struct skiplist_node *prev = node->prev[i];
-		struct skiplist_node *next = node->next[i];
 
-		prev->next[i] = next;
-		next->prev[i] = prev;
+		prev->link[i] = node->link[i];
+		node->link[i].next->prev[i] = prev;
 	}
-	node->next[0] = NULL;
+	node->link[0].next = NULL;
 	node->prev[0] = NULL;
 
 	if (node->level == sl->level) {
-		while (sl->level && sl->head.next[sl->level] == &sl->head)
+		while (sl->level && sl->head.link[sl->level].next == &sl->head)
 			sl->level--;
 	}
 	sl->count--;

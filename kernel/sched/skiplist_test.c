@@ -3,7 +3,8 @@
  * KUnit tests for the intrusive skip list (include/linux/skiplist.h).
  *
  * Every test checks the whole structure after it changes it: each level
- * sorted, prev[] mirroring next[], every node on exactly its levels, the
+ * sorted, prev[] mirroring the links, each link's copy of the next key
+ * right, every node on exactly its levels, the
  * count and the top level right.
  */
 #include <kunit/test.h>
@@ -32,8 +33,10 @@ static unsigned int check_list(struct kunit *test, struct skiplist *sl)
 		struct skiplist_node *prev = &sl->head;
 		unsigned int n = 0;
 
-		for (pos = sl->head.next[i]; pos != &sl->head; pos = pos->next[i]) {
+		for (pos = sl->head.link[i].next; pos != &sl->head;
+		     pos = pos->link[i].next) {
 			KUNIT_ASSERT_PTR_EQ(test, pos->prev[i], prev);
+			KUNIT_ASSERT_EQ(test, prev->link[i].next_key, pos->key);
 			KUNIT_ASSERT_GE(test, pos->level, i);
 			KUNIT_ASSERT_LE(test, pos->key, SKIPLIST_KEY_MAX);
 			if (prev != &sl->head)
@@ -47,6 +50,7 @@ static unsigned int check_list(struct kunit *test, struct skiplist *sl)
 			KUNIT_ASSERT_LE(test, ++n, sl->count);
 		}
 		KUNIT_ASSERT_PTR_EQ(test, sl->head.prev[i], prev);
+		KUNIT_ASSERT_EQ(test, prev->link[i].next_key, ~0ULL);
 		if (!i) {
 			n0 = n;
 			KUNIT_ASSERT_EQ(test, n, sl->count);
@@ -59,7 +63,8 @@ static unsigned int check_list(struct kunit *test, struct skiplist *sl)
 	}
 	/* The top level is the highest level in use. */
 	if (sl->level)
-		KUNIT_ASSERT_PTR_NE(test, sl->head.next[sl->level], &sl->head);
+		KUNIT_ASSERT_PTR_NE(test, sl->head.link[sl->level].next,
+				    &sl->head);
 	KUNIT_ASSERT_EQ(test, skiplist_empty(sl), n0 == 0);
 	KUNIT_ASSERT_EQ(test, skiplist_count(sl), n0);
 	return n0;
@@ -246,8 +251,8 @@ static void skiplist_test_reinsert(struct kunit *test)
 							skiplist_rand_next(&rnd)));
 		check_list(test, &sl);
 	}
-	/* last round put key 6 between 5 and 7 */
-	expect_ids(test, &sl, (unsigned long[]){ 0, 1, 2 }, 3);
+	/* the last round (99) put key 4 before 5 and 7 */
+	expect_ids(test, &sl, (unsigned long[]){ 1, 0, 2 }, 3);
 }
 
 static void skiplist_test_extreme_keys(struct kunit *test)

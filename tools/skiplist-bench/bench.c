@@ -44,13 +44,13 @@
 
 unsigned long shim_warnings;
 
-#define SLOT		448	/* bytes per owner: "64-byte-plus", 7 cache lines */
+#define SLOT		576	/* bytes per owner: "64-byte-plus", 9 cache lines */
 #define ARENA_SPREAD	4	/* arena holds this many slots per owner */
 #define PRIO_LIMIT	103	/* BFS 0.406: 100 RT + ISO? + NORMAL + IDLE levels */
 #define NORMAL_PRIO	100
 
 static unsigned int node_off;		/* where the structure's node sits */
-static unsigned int cpus_off = 384;	/* where the predicate word sits */
+static unsigned int cpus_off = 512;	/* where the predicate word sits */
 static int callgrind_mode;
 static int use_thp = 1;
 #define HPAGE		(2UL << 20)
@@ -104,7 +104,7 @@ struct task {
 /*
  * The first 64 bytes of a slot hold struct task (benchmark bookkeeping),
  * the node starts at 64 + node_off, so with node_off = 0 it starts a cache
- * line. cpus_off counts from the slot start; the default 384 puts the
+ * line. cpus_off counts from the slot start; the default 512 puts the
  * predicate word in a line of its own, as a task's affinity mask is.
  */
 

@@ -66,9 +66,11 @@ static int full_check(void)
 		struct skiplist_node *prev = &sl.head, *pos;
 		unsigned int n = 0, above = 0;
 
-		for (pos = sl.head.next[i]; pos != &sl.head; pos = pos->next[i]) {
+		for (pos = sl.head.link[i].next; pos != &sl.head; pos = pos->link[i].next) {
 			if (pos->prev[i] != prev)
-				FAIL("level %u: prev[] does not mirror next[]", i);
+				FAIL("level %u: prev[] does not mirror link[]", i);
+			if (prev->link[i].next_key != pos->key)
+				FAIL("level %u: stale next_key", i);
 			if (pos->level < i || pos->level > sl.level)
 				FAIL("level %u: node of level %u (top %u)", i,
 				     pos->level, sl.level);
@@ -87,6 +89,8 @@ static int full_check(void)
 		}
 		if (sl.head.prev[i] != prev)
 			FAIL("level %u: head.prev is not the last node", i);
+		if (prev->link[i].next_key != ~0ULL)
+			FAIL("level %u: last link's next_key is not the head's", i);
 		for (l = i; l < SKIPLIST_LEVELS; l++)
 			above += hist[l];
 		if (n != above)
@@ -94,12 +98,12 @@ static int full_check(void)
 		if (i > sl.level && n)
 			FAIL("nodes above the top level %u", sl.level);
 	}
-	if (sl.level && sl.head.next[sl.level] == &sl.head)
+	if (sl.level && sl.head.link[sl.level].next == &sl.head)
 		FAIL("top level %u is empty", sl.level);
 	for (i = 0; i < npool; i++) {
 		struct skiplist_node *n = &pool[i]->node;
 
-		if (skiplist_node_queued(n) != (n->next[0] != NULL))
+		if (skiplist_node_queued(n) != (n->link[0].next != NULL))
 			FAIL("is_queued");
 	}
 	return 0;
@@ -126,7 +130,7 @@ static int quick_check(struct skiplist_node *node, unsigned int at, int queued)
 	} else if (at < nref && at && ref[at]->prev[0] != ref[at - 1]) {
 		FAIL("neighbours not joined after delete");
 	}
-	if (sl.level && sl.head.next[sl.level] == &sl.head)
+	if (sl.level && sl.head.link[sl.level].next == &sl.head)
 		FAIL("top level %u is empty", sl.level);
 	return 0;
 }

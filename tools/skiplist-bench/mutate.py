@@ -6,14 +6,17 @@ The fuzz test must catch each mutant; this proves that it can fail.
   fifo    equal keys go before each other instead of after (LIFO)
   shrink  the top level never shrinks after deletes
   prev    delete forgets to fix prev[] on level 1 and up
+  nextkey insert forgets to update the predecessor's copy of the next key
 """
 import sys
 
 MUTANTS = {
-    "fifo": ("while ((next = cur->next[i])->key <= key)",
-             "while ((next = cur->next[i])->key < key)"),
+    "fifo": ("while ((link = &cur->link[i])->next_key <= key)",
+             "while ((link = &cur->link[i])->next_key < key)"),
     "shrink": ("\t\t\tsl->level--;", "\t\t\tbreak;"),
-    "prev": ("\t\tnext->prev[i] = prev;", "\t\tif (!i)\n\t\t\tnext->prev[i] = prev;"),
+    "prev": ("\t\tnode->link[i].next->prev[i] = prev;",
+             "\t\tif (!i)\n\t\t\tnode->link[i].next->prev[i] = prev;"),
+    "nextkey": ("\t\t\tlink->next_key = key;", ""),
 }
 
 src = sys.stdin.read()

@@ -49,7 +49,7 @@ tap "benchmark smoke run: 5 structures x 2 sizes" \
 	sh -c "'$B/bench' -r 3 -n 16,256 | grep -c '\"struct\"' | grep -qx 10"
 
 # Negative controls: broken copies of skiplist.c (generated in $B) must fail.
-for m in fifo shrink prev; do
+for m in fifo shrink prev nextkey; do
 	tap "fuzz catches the '$m' mutant of skiplist.c" \
 		sh -c "! '$B/mutant-$m' -o 200000 1 8 3 512"
 done

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Write a layout variant of include/linux/skiplist.h (stdin -> stdout).
 
-prevfirst: struct skiplist_node with prev[] before next[]; everything else
+prevfirst: struct skiplist_node with prev[] before link[]; everything else
 unchanged. Used only by the benchmark's layout experiment.
 """
 import sys
 
 src = sys.stdin.read()
-nxt = "\tstruct skiplist_node\t*next[SKIPLIST_LEVELS];\n"
+nxt = "\tstruct skiplist_link\tlink[SKIPLIST_LEVELS];\n"
 prv = "\tstruct skiplist_node\t*prev[SKIPLIST_LEVELS];\n"
 if sys.argv[1] == "prevfirst":
     if nxt + prv not in src:
