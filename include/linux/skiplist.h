@@ -67,6 +67,7 @@
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/container_of.h>
+#include <linux/array_size.h>
 #include <linux/types.h>
 
 /* Number of levels; a node's level is 0 .. SKIPLIST_MAX_LEVEL. */
@@ -263,6 +264,137 @@ static inline struct skiplist_node *skiplist_next(const struct skiplist *sl,
 	     &pos->member != &(sl)->head;				\
 	     pos = skiplist_entry(pos->member.link[0].next, typeof(*pos),	\
 				  member))
+
+/* skiplist_find_first(): nodes first tried one by one, and the lane level */
+#define SKIPLIST_FIND_PREFIX	8
+#define SKIPLIST_FIND_LANE	2
+
+/* The segments of level 0 that skiplist_find_first() hands out, in order. */
+struct __skiplist_find {
+	struct skiplist_node	*head;
+	struct skiplist_node	*next_start;	/* the next segment: from here */
+	struct skiplist_node	*next_stop;	/* up to, not including, here */
+	struct skiplist_node	*found;
+	unsigned int		next_seq;
+	unsigned int		found_seq;	/* segment of @found, or ~0U */
+};
+
+/* A walker of skiplist_find_first(): its segment runs from @cur to @stop. */
+struct __skiplist_walker {
+	struct skiplist_node	*cur;
+	struct skiplist_node	*stop;	/* not included; idle if cur == stop */
+	unsigned int		seq;	/* the segment's place in key order */
+};
+
+/*
+ * One step of a walker: test its node, or take the next segment if its
+ * own is done. False if it has nothing left to do.
+ */
+static __always_inline bool
+__skiplist_find_step(struct __skiplist_find *f, struct __skiplist_walker *w,
+		     bool (*pred)(const struct skiplist_node *node, void *arg),
+		     void *arg)
+{
+	if (w->cur == w->stop) {
+		if (f->next_start == f->head || f->next_seq >= f->found_seq)
+			return false;
+		w->cur = f->next_start;
+		w->stop = f->next_stop;
+		w->seq = f->next_seq++;
+		f->next_start = f->next_stop;
+		if (f->next_stop != f->head)
+			f->next_stop = f->next_stop->link[SKIPLIST_FIND_LANE].next;
+		return true;
+	}
+	if (unlikely(pred(w->cur, arg))) {
+		if (w->seq < f->found_seq) {
+			f->found_seq = w->seq;
+			f->found = w->cur;
+		}
+		w->stop = w->cur;
+		return true;
+	}
+	w->cur = w->cur->link[0].next;
+	return true;
+}
+
+/**
+ * skiplist_find_first - the first node, in key order, that passes a test
+ * @sl:		the list
+ * @pred:	the test; called at most once per node, in no particular
+ *		order, and must not change the list
+ * @arg:	passed to @pred
+ *
+ * The first SKIPLIST_FIND_PREFIX nodes are tried in order, as a walk over
+ * level 0 would. Past them, level 0 is cut into segments at the nodes of
+ * level SKIPLIST_FIND_LANE or more (about 16 nodes apart) and eight
+ * walkers take segments in order and step in lockstep, so that eight
+ * cache misses are in flight instead of one: a scan past many failing
+ * nodes becomes bandwidth-bound instead of latency-bound. A match ends
+ * the scan once every segment before its own is done.
+ *
+ * Inline, so that a @pred known at compile time is inlined too (no
+ * indirect call).
+ *
+ * Return: the first node for which @pred returned true, or NULL.
+ */
+static __always_inline struct skiplist_node *
+skiplist_find_first(const struct skiplist *sl,
+		    bool (*pred)(const struct skiplist_node *node, void *arg),
+		    void *arg)
+{
+	struct skiplist_node *head = (struct skiplist_node *)&sl->head;
+	struct skiplist_node *pos = head->link[0].next, *lane = head;
+	struct __skiplist_walker w[8];
+	struct __skiplist_find f;
+	unsigned int i;
+	bool busy;
+
+	for (i = 0; i < SKIPLIST_FIND_PREFIX; i++) {
+		if (pos == head)
+			return NULL;
+		if (pred(pos, arg))
+			return pos;
+		if (pos->level >= SKIPLIST_FIND_LANE)
+			lane = pos;
+		pos = pos->link[0].next;
+	}
+	if (pos == head)
+		return NULL;
+
+	/*
+	 * pos: the first node not tried yet; lane: the last node of level
+	 * SKIPLIST_FIND_LANE or more before pos, or the head. The first
+	 * segment runs from pos to the next such node; each later one from
+	 * there to the next. Walkers start idle (cur == stop).
+	 */
+	f.head = head;
+	f.next_start = pos;
+	f.next_stop = lane->link[SKIPLIST_FIND_LANE].next;
+	f.found = NULL;
+	f.next_seq = 0;
+	f.found_seq = ~0U;
+	for (i = 0; i < ARRAY_SIZE(w); i++) {
+		w[i].cur = head;
+		w[i].stop = head;
+		w[i].seq = 0;
+	}
+
+	/* Unrolled by hand, so that the walkers live in registers. */
+	do {
+		busy = __skiplist_find_step(&f, &w[0], pred, arg);
+		busy |= __skiplist_find_step(&f, &w[1], pred, arg);
+		busy |= __skiplist_find_step(&f, &w[2], pred, arg);
+		busy |= __skiplist_find_step(&f, &w[3], pred, arg);
+		busy |= __skiplist_find_step(&f, &w[4], pred, arg);
+		busy |= __skiplist_find_step(&f, &w[5], pred, arg);
+		busy |= __skiplist_find_step(&f, &w[6], pred, arg);
+		busy |= __skiplist_find_step(&f, &w[7], pred, arg);
+		if (unlikely(f.found_seq == 0))
+			break;
+	} while (busy);
+	return f.found;
+}
 
 /**
  * skiplist_rand_next - advance a cheap pseudo-random state

@@ -52,8 +52,8 @@ bool skiplist_insert(struct skiplist *sl, struct skiplist_node *node,
 		     u64 key, u32 rand)
 {
 	struct skiplist_node *cur = &sl->head;
-	unsigned int level;
-	int i;
+	struct skiplist_link *link;
+	unsigned long i, level;
 
 	if (skiplist_misuse(skiplist_node_queued(node)))
 		return false;
@@ -61,32 +61,38 @@ bool skiplist_insert(struct skiplist *sl, struct skiplist_node *node,
 		key = SKIPLIST_KEY_MAX;
 
 	level = skiplist_random_level(sl, rand);
-	if (level > sl->level)
-		sl->level = level;
 	node->key = key;
 	node->level = level;
+	if (level > sl->level)
+		sl->level = level;
 
 	/*
-	 * Descend from the top, linking the node in on its own levels on the
-	 * way down. Each link carries a copy of its target's key, so a step
-	 * that does not move on never touches the next node. The head's key
-	 * (~0ULL) is larger than any node's, so it ends every walk; "<="
-	 * walks past equal keys, for FIFO order.
+	 * Descend from the top. Each link carries a copy of its target's
+	 * key, so a step that does not move on never touches the next node.
+	 * The head's key (~0ULL) is larger than any node's, so it ends every
+	 * walk; "<=" walks past equal keys, for FIFO order. Above the new
+	 * node's level only search; from there down, link it in on the way.
 	 */
-	for (i = sl->level; i >= 0; i--) {
-		struct skiplist_link *link;
-
-		while ((link = &cur->link[i])->next_key <= key)
+	for (i = sl->level; i > level; i--) {
+		link = &cur->link[i];
+		while (link->next_key <= key) {
 			cur = link->next;
-		if ((unsigned int)i <= level) {
-			struct skiplist_node *next = link->next;
-
-			node->link[i] = *link;
-			node->prev[i] = cur;
-			next->prev[i] = node;
-			link->next = node;
-			link->next_key = key;
+			link = &cur->link[i];
 		}
+	}
+	for (;;) {
+		link = &cur->link[i];
+		while (link->next_key <= key) {
+			cur = link->next;
+			link = &cur->link[i];
+		}
+		node->link[i] = *link;
+		node->prev[i] = cur;
+		link->next->prev[i] = node;
+		link->next = node;
+		link->next_key = key;
+		if (!i--)
+			break;
 	}
 	sl->count++;
 	return true;

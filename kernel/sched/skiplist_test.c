@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/skiplist.h>
+#include <linux/minmax.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -383,6 +384,76 @@ static void skiplist_test_level_distribution(struct kunit *test)
 	KUNIT_EXPECT_LE(test, sl.level, 9U);
 }
 
+struct find_arg {
+	const bool *match;	/* by item id */
+	struct item *items;
+	unsigned int calls;
+};
+
+static bool find_pred(const struct skiplist_node *node, void *arg)
+{
+	struct find_arg *fa = arg;
+
+	fa->calls++;
+	return fa->match[skiplist_entry(node, struct item, node)->id];
+}
+
+/*
+ * skiplist_find_first() must return the first match in key order wherever
+ * the matches are: in the sequential prefix, in any of the segments it
+ * walks in parallel, several of them, or none.
+ */
+static void skiplist_test_find_first(struct kunit *test)
+{
+	const unsigned int n = 600;
+	struct item *items = alloc_items(test, n);
+	bool *match = kunit_kcalloc(test, n, sizeof(*match), GFP_KERNEL);
+	struct find_arg fa = { .match = match, .items = items };
+	unsigned int i, a, b;
+	struct skiplist sl;
+	u64 rnd = SEED;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, match);
+	skiplist_init(&sl);
+	KUNIT_EXPECT_NULL(test, skiplist_find_first(&sl, find_pred, &fa));
+	/* keys = id / 2: pairs of equal keys, id order = key order */
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_TRUE(test, skiplist_insert(&sl, &items[i].node, i / 2,
+							skiplist_rand_next(&rnd)));
+	check_list(test, &sl);
+
+	fa.calls = 0;
+	KUNIT_EXPECT_NULL(test, skiplist_find_first(&sl, find_pred, &fa));
+	KUNIT_EXPECT_EQ(test, fa.calls, n);	/* each node tested once */
+
+	for (a = 0; a < n; a += 7) {
+		/* one match at a */
+		match[a] = true;
+		KUNIT_EXPECT_PTR_EQ(test, skiplist_find_first(&sl, find_pred, &fa),
+				    &items[a].node);
+		/* and a second one, after a or before it */
+		for (b = 0; b < n; b += 37) {
+			if (b == a)
+				continue;
+			match[b] = true;
+			KUNIT_EXPECT_PTR_EQ(test,
+					    skiplist_find_first(&sl, find_pred, &fa),
+					    &items[min(a, b)].node);
+			match[b] = false;
+		}
+		match[a] = false;
+	}
+
+	/* every node from a on matches */
+	for (a = 0; a < n; a += 13) {
+		for (i = a; i < n; i++)
+			match[i] = true;
+		KUNIT_EXPECT_PTR_EQ(test, skiplist_find_first(&sl, find_pred, &fa),
+				    &items[a].node);
+		memset(match, 0, n * sizeof(*match));
+	}
+}
+
 static void skiplist_test_misuse(struct kunit *test)
 {
 	struct item *items = alloc_items(test, 3);
@@ -483,6 +554,7 @@ static struct kunit_case skiplist_test_cases[] = {
 	KUNIT_CASE(skiplist_test_extreme_keys),
 	KUNIT_CASE(skiplist_test_top_level_shrinks),
 	KUNIT_CASE(skiplist_test_level_distribution),
+	KUNIT_CASE(skiplist_test_find_first),
 	KUNIT_CASE(skiplist_test_misuse),
 	KUNIT_CASE(skiplist_test_random),
 	{}

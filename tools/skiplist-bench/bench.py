@@ -104,7 +104,8 @@ def fmt(x):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--variant-bin")
+    ap.add_argument("--variant", action="append", default=[],
+                    help="NAME=BIN: a layout variant of the skip list (variant.py)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--no-valgrind", action="store_true")
@@ -122,13 +123,19 @@ def main():
 
     # Layout experiment on the skip list alone.
     layouts = [
-        ("shipped: key, level, next[16], prev[16]; node starts a cache line", a.bin, []),
-        ("node 40 bytes into a cache line", a.bin, ["--node-off", "40"]),
-        ("predicate word in the node's first line (node_off 8, cpus_off 64)",
-         a.bin, ["--node-off", "8", "--cpus-off", "64"]),
+        ("shipped: key, level, link[16] {next, next_key}, prev[16]; "
+         "node starts a cache line", a.bin, []),
+        ("shipped, node 40 bytes into a cache line", a.bin, ["--node-off", "40"]),
+        ("shipped, predicate word in the node's first line "
+         "(node_off 8, cpus_off 64)", a.bin, ["--node-off", "8", "--cpus-off", "64"]),
     ]
-    if a.variant_bin:
-        layouts.insert(1, ("prev[] before next[] (generated variant)", a.variant_bin, []))
+    VDESC = {
+        "prevfirst": "prev[16] before link[16]",
+        "interleaved": "link[16] {next, next_key, prev}: level <= 1 nodes in one line",
+    }
+    for v in a.variant:
+        vname, vbin = v.split("=", 1)
+        layouts.insert(1, ("variant: " + VDESC.get(vname, vname), vbin, []))
     lay = []
     for name, binary, extra in layouts:
         print("layout: %s ..." % name, file=sys.stderr)
@@ -193,14 +200,14 @@ def main():
         md.append("### Skip-list node layout (same code, different layout)")
         md.append("")
         md.append("| layout | n | insert ns | delete ns | scan ns/skipped | insert instr "
-                  "| insert D1 miss | scan D1 miss/skipped |")
-        md.append("|---|---|---|---|---|---|---|---|")
+                  "| insert D1 miss | delete D1 miss | scan D1 miss/skipped |")
+        md.append("|---|---|---|---|---|---|---|---|---|")
         for r in lay:
-            md.append("| %s | %d | %s | %s | %s | %s | %s | %s |" % (
+            md.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
                 r["layout"], r["n"], fmt(r["insert_ns"]), fmt(r["delete_ns"]),
                 fmt(r["scan_ns_per_skipped"]),
                 fmt(r.get("insert_Ir", 0)), fmt(r.get("insert_D1", 0)),
-                fmt(r.get("scan_D1", 0))))
+                fmt(r.get("delete_D1", 0)), fmt(r.get("scan_D1", 0))))
         md.append("")
     with open(os.path.join(a.out, "table.md"), "w") as f:
         f.write("\n".join(md))

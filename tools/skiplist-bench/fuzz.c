@@ -224,10 +224,15 @@ static int do_misuse(struct owner *o)
 	return 0;
 }
 
+static bool cpu_pred(const struct skiplist_node *n, void *cpu)
+{
+	return container_of(n, struct owner, node)->cpus & *(unsigned long *)cpu;
+}
+
 /* First entry passing a predicate, against the reference. */
 static int do_scan(void)
 {
-	unsigned long cpu = 1UL << (rnd64() % 8);
+	unsigned long cpu = 1UL << (rnd64() % 12);
 	struct owner *o, *want = NULL;
 	struct skiplist_node *pos;
 	unsigned int i;
@@ -244,6 +249,9 @@ static int do_scan(void)
 	}
 	if ((pos == &sl.head ? NULL : o) != want)
 		FAIL("predicate scan");
+	pos = skiplist_find_first(&sl, cpu_pred, &cpu);
+	if (pos != (want ? &want->node : NULL))
+		FAIL("skiplist_find_first (cpu bit %lu, %u queued)", cpu, nref);
 	i = 0;
 	skiplist_for_each_entry(o, &sl, node)
 		if (&o->node != ref[i++])
@@ -271,7 +279,10 @@ static int run(u64 seed, unsigned int size, unsigned long long nops)
 			return -1;
 		memset(pool[i], 0x5a, sizeof(**pool));
 		pool[i]->id = i;
+		/* bits 0-7 common, 8-11 rare: scans that go deep */
 		pool[i]->cpus = rnd64() & 0xff;
+		if (rnd64() % 64 == 0)
+			pool[i]->cpus |= 1UL << (8 + rnd64() % 4);
 		skiplist_node_init(&pool[i]->node);
 	}
 	skiplist_init(&sl);
@@ -288,7 +299,7 @@ static int run(u64 seed, unsigned int size, unsigned long long nops)
 
 		if (r < 2) {
 			err = do_misuse(o);
-		} else if (r < 4) {
+		} else if (r < 4 || (r < 6 && npool >= 512)) {
 			err = do_scan();
 		} else if (r < 14 && nref) {
 			/* pick: pop the first, as a scheduler does */

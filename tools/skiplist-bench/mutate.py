@@ -1,26 +1,47 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Write a deliberately broken kernel/sched/skiplist.c (stdin -> stdout).
+"""Write a deliberately broken copy of the skip list.
 
-The fuzz test must catch each mutant; this proves that it can fail.
-  fifo    equal keys go before each other instead of after (LIFO)
-  shrink  the top level never shrinks after deletes
-  prev    delete forgets to fix prev[] on level 1 and up
-  nextkey insert forgets to update the predecessor's copy of the next key
+  mutate.py NAME TOP OUTDIR
+
+reads TOP/include/linux/skiplist.h and TOP/kernel/sched/skiplist.c and
+writes OUTDIR/linux/skiplist.h and OUTDIR/skiplist.c with one bug in
+one of them. The fuzz test must catch each mutant: a test that cannot
+fail proves nothing.
+
+  fifo       equal keys go before each other instead of after (LIFO)
+  shrink     the top level never shrinks after deletes
+  prev       delete forgets to fix prev[] on level 1 and up
+  nextkey    insert forgets to update the predecessor's copy of the next key
+  findorder  skiplist_find_first() lets a later segment's match win
+  findstop   skiplist_find_first() stops at the first match of any segment
 """
+import os
 import sys
 
 MUTANTS = {
-    "fifo": ("while ((link = &cur->link[i])->next_key <= key)",
-             "while ((link = &cur->link[i])->next_key < key)"),
-    "shrink": ("\t\t\tsl->level--;", "\t\t\tbreak;"),
-    "prev": ("\t\tnode->link[i].next->prev[i] = prev;",
+    "fifo": ("c", "\tfor (;;) {\n\t\tlink = &cur->link[i];\n\t\twhile (link->next_key <= key) {",
+             "\tfor (;;) {\n\t\tlink = &cur->link[i];\n\t\twhile (link->next_key < key) {"),
+    "shrink": ("c", "\t\t\tsl->level--;", "\t\t\tbreak;"),
+    "prev": ("c", "\t\tnode->link[i].next->prev[i] = prev;",
              "\t\tif (!i)\n\t\t\tnode->link[i].next->prev[i] = prev;"),
-    "nextkey": ("\t\t\tlink->next_key = key;", ""),
+    "nextkey": ("c", "\t\tlink->next_key = key;\n", ""),
+    "findorder": ("h", "\t\tif (*seq < f->found_seq) {", "\t\tif (1) {"),
+    "findstop": ("h", "\t\tif (unlikely(f.found_seq == 0))", "\t\tif (f.found)"),
 }
 
-src = sys.stdin.read()
-old, new = MUTANTS[sys.argv[1]]
+name, top, out = sys.argv[1:4]
+h = open(os.path.join(top, "include/linux/skiplist.h")).read()
+c = open(os.path.join(top, "kernel/sched/skiplist.c")).read()
+where, old, new = MUTANTS[name]
+src = h if where == "h" else c
 if src.count(old) != 1:
-    sys.exit("mutate.py: pattern for %s not found once" % sys.argv[1])
-sys.stdout.write(src.replace(old, new))
+    sys.exit("mutate.py: pattern for %s not found once" % name)
+src = src.replace(old, new)
+if where == "h":
+    h = src
+else:
+    c = src
+os.makedirs(os.path.join(out, "linux"), exist_ok=True)
+open(os.path.join(out, "linux/skiplist.h"), "w").write(h)
+open(os.path.join(out, "skiplist.c"), "w").write(c)
