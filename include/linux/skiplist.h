@@ -16,7 +16,7 @@
  * on average 1/3):
  *
  *   skiplist_insert()   O(log n) expected: one descent from the top level
- *   skiplist_del()      O(k): unlinks through prev[], no search
+ *   skiplist_del()      O(k): unlinks through link[].prev, no search
  *   skiplist_first()    O(1): one load, head.link[0].next
  *   skiplist_next()     O(1): one load, node->link[0].next
  *   skiplist_node_queued() O(1)
@@ -35,8 +35,8 @@
  *     0   HEAD -> 5 ---> 12 ---> 12 ---> 17 ---> 23 -> 30 ------> HEAD
  *                        (a)     (b)                        key ~0ULL
  *
- * Every arrow is doubly linked (link[i] forward, prev[i] back), and each
- * level is a ring through the head. The two nodes with key 12 are in
+ * Every arrow is doubly linked (link[i].next forward, link[i].prev back),
+ * and each level is a ring through the head. The two nodes with key 12 are in
  * insertion order: (a) was queued before (b).
  *
  * The level of a new node is chosen from random bits the caller passes
@@ -44,15 +44,14 @@
  * one above the list's current top level. skiplist_rand_next() is a cheap
  * generator for a per-list or per-CPU state; no global state is touched.
  *
- * Layout: a forward link is a pointer and a copy of its target's key, so a
- * search compares against the copy and touches a node's cache line only
- * when it moves onto the node: about a third fewer lines and half the
- * dependent loads of comparing through the pointer. key, level and
- * link[0..2] share the node's first 64 bytes, so when the node starts a
- * cache line a descent touches one line per node it moves onto (higher
- * links belong to 1 node in 64 and stay hot); prev[] is only used by
- * insert and delete, and lives at the end. tools/skiplist-bench measured
- * the alternatives (README there).
+ * Layout: a link is the next node, a copy of the next node's key and the
+ * previous node. A search compares against the copy and touches a node's
+ * cache line only when it moves onto the node: a third fewer lines and
+ * half the dependent loads of comparing through the pointer. key, level,
+ * link[0] and link[1] fill the node's first 64 bytes, so when the node
+ * starts a cache line, a node of level 0 or 1 (15 in 16) is one line for
+ * search, insert and delete. tools/skiplist-bench measured the
+ * alternatives (README there).
  *
  * Locking: none. The caller serialises every operation on a list and on
  * its nodes (LEAP holds its global runqueue lock).
@@ -80,32 +79,33 @@
 struct skiplist_node;
 
 /**
- * struct skiplist_link - a forward link on one level
+ * struct skiplist_link - a node's links on one level
  * @next:	the next node on this level (the head closes the ring)
  * @next_key:	a copy of @next's key, so that a search compares without
  *		touching @next's cache line until it moves to @next
+ * @prev:	the previous node on this level
  */
 struct skiplist_link {
 	struct skiplist_node	*next;
 	u64			next_key;
+	struct skiplist_node	*prev;
 };
 
 /**
  * struct skiplist_node - a node, embedded in its owner
  * @key:	sort key, smallest first; valid while queued
  * @level:	highest level the node is linked on while queued
- * @link:	forward links on levels 0 .. @level; @link[0].next is NULL
- *		while the node is not queued
- * @prev:	previous node on each level 0 .. @level
+ * @link:	links on levels 0 .. @level; @link[0].next is NULL while
+ *		the node is not queued
  *
- * The fields a search reads (@key, @link of the lower levels) lead;
- * keep it that way (see the layout note at the top of this file).
+ * @key, @level, @link[0] and @link[1] fill the first 64 bytes: a node of
+ * level 0 or 1 (15 in 16) is one cache line for search, insert and
+ * delete. Keep it that way (see the layout note at the top of this file).
  */
 struct skiplist_node {
 	u64			key;
 	unsigned int		level;
 	struct skiplist_link	link[SKIPLIST_LEVELS];
-	struct skiplist_node	*prev[SKIPLIST_LEVELS];
 };
 
 /**
@@ -133,7 +133,7 @@ static inline void skiplist_init(struct skiplist *sl)
 	for (i = 0; i < SKIPLIST_LEVELS; i++) {
 		sl->head.link[i].next = &sl->head;
 		sl->head.link[i].next_key = ~0ULL;
-		sl->head.prev[i] = &sl->head;
+		sl->head.link[i].prev = &sl->head;
 	}
 	sl->level = 0;
 	sl->count = 0;
@@ -151,7 +151,7 @@ static inline void skiplist_node_init(struct skiplist_node *node)
 	node->key = 0;
 	node->level = 0;
 	node->link[0].next = NULL;
-	node->prev[0] = NULL;
+	node->link[0].prev = NULL;
 }
 
 /**

@@ -86,9 +86,10 @@ bool skiplist_insert(struct skiplist *sl, struct skiplist_node *node,
 			cur = link->next;
 			link = &cur->link[i];
 		}
-		node->link[i] = *link;
-		node->prev[i] = cur;
-		link->next->prev[i] = node;
+		node->link[i].next = link->next;
+		node->link[i].next_key = link->next_key;
+		node->link[i].prev = cur;
+		link->next->link[i].prev = node;
 		link->next = node;
 		link->next_key = key;
 		if (!i--)
@@ -116,13 +117,15 @@ bool skiplist_del(struct skiplist *sl, struct skiplist_node *node)
 		return false;
 
 	for (i = 0; i <= node->level; i++) {
-		struct skiplist_node *prev = node->prev[i];
+		struct skiplist_node *prev = node->link[i].prev;
+		struct skiplist_node *next = node->link[i].next;
 
-		prev->link[i] = node->link[i];
-		node->link[i].next->prev[i] = prev;
+		prev->link[i].next = next;
+		prev->link[i].next_key = node->link[i].next_key;
+		next->link[i].prev = prev;
 	}
 	node->link[0].next = NULL;
-	node->prev[0] = NULL;
+	node->link[0].prev = NULL;
 
 	if (node->level == sl->level) {
 		while (sl->level && sl->head.link[sl->level].next == &sl->head)

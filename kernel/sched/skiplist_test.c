@@ -3,7 +3,7 @@
  * KUnit tests for the intrusive skip list (include/linux/skiplist.h).
  *
  * Every test checks the whole structure after it changes it: each level
- * sorted, prev[] mirroring the links, each link's copy of the next key
+ * sorted, prev mirroring next, each link's copy of the next key
  * right, every node on exactly its levels, the
  * count and the top level right.
  */
@@ -36,7 +36,7 @@ static unsigned int check_list(struct kunit *test, struct skiplist *sl)
 
 		for (pos = sl->head.link[i].next; pos != &sl->head;
 		     pos = pos->link[i].next) {
-			KUNIT_ASSERT_PTR_EQ(test, pos->prev[i], prev);
+			KUNIT_ASSERT_PTR_EQ(test, pos->link[i].prev, prev);
 			KUNIT_ASSERT_EQ(test, prev->link[i].next_key, pos->key);
 			KUNIT_ASSERT_GE(test, pos->level, i);
 			KUNIT_ASSERT_LE(test, pos->key, SKIPLIST_KEY_MAX);
@@ -50,7 +50,7 @@ static unsigned int check_list(struct kunit *test, struct skiplist *sl)
 			prev = pos;
 			KUNIT_ASSERT_LE(test, ++n, sl->count);
 		}
-		KUNIT_ASSERT_PTR_EQ(test, sl->head.prev[i], prev);
+		KUNIT_ASSERT_PTR_EQ(test, sl->head.link[i].prev, prev);
 		KUNIT_ASSERT_EQ(test, prev->link[i].next_key, ~0ULL);
 		if (!i) {
 			n0 = n;

@@ -156,10 +156,12 @@ static inline struct task *sl_scan(u64 mask)
 {
 	struct skiplist_node *n;
 
+#ifdef SKIPLIST_FIND_PREFIX	/* (older skiplist.h, for comparisons: walk) */
 	if (!sl_walk) {
 		n = skiplist_find_first(&sl, sl_pred, &mask);
 		return n ? NODE_T(n) : NULL;
 	}
+#endif
 	skiplist_for_each(n, &sl)
 		if (T_CPUS(NODE_T(n)) & mask)
 			return NODE_T(n);

@@ -123,15 +123,15 @@ def main():
 
     # Layout experiment on the skip list alone.
     layouts = [
-        ("shipped: key, level, link[16] {next, next_key}, prev[16]; "
+        ("shipped: key, level, link[16] {next, next_key, prev}; "
          "node starts a cache line", a.bin, []),
         ("shipped, node 40 bytes into a cache line", a.bin, ["--node-off", "40"]),
         ("shipped, predicate word in the node's first line "
          "(node_off 8, cpus_off 64)", a.bin, ["--node-off", "8", "--cpus-off", "64"]),
     ]
     VDESC = {
-        "prevfirst": "prev[16] before link[16]",
-        "interleaved": "link[16] {next, next_key, prev}: level <= 1 nodes in one line",
+        "split": "key, level, link[16] {next, next_key}, prev[16]",
+        "nocache": "search compares next->key, not the copy in the link",
     }
     for v in a.variant:
         vname, vbin = v.split("=", 1)

@@ -67,8 +67,8 @@ static int full_check(void)
 		unsigned int n = 0, above = 0;
 
 		for (pos = sl.head.link[i].next; pos != &sl.head; pos = pos->link[i].next) {
-			if (pos->prev[i] != prev)
-				FAIL("level %u: prev[] does not mirror link[]", i);
+			if (pos->link[i].prev != prev)
+				FAIL("level %u: prev does not mirror next", i);
 			if (prev->link[i].next_key != pos->key)
 				FAIL("level %u: stale next_key", i);
 			if (pos->level < i || pos->level > sl.level)
@@ -87,7 +87,7 @@ static int full_check(void)
 				FAIL("level %u: loop or extra nodes", i);
 			prev = pos;
 		}
-		if (sl.head.prev[i] != prev)
+		if (sl.head.link[i].prev != prev)
 			FAIL("level %u: head.prev is not the last node", i);
 		if (prev->link[i].next_key != ~0ULL)
 			FAIL("level %u: last link's next_key is not the head's", i);
@@ -125,9 +125,9 @@ static int quick_check(struct skiplist_node *node, unsigned int at, int queued)
 	if (queued) {
 		if (skiplist_next(&sl, node) != (at + 1 < nref ? ref[at + 1] : NULL))
 			FAIL("next after inserted node");
-		if (node->prev[0] != (at ? ref[at - 1] : &sl.head))
+		if (node->link[0].prev != (at ? ref[at - 1] : &sl.head))
 			FAIL("prev of inserted node");
-	} else if (at < nref && at && ref[at]->prev[0] != ref[at - 1]) {
+	} else if (at < nref && at && ref[at]->link[0].prev != ref[at - 1]) {
 		FAIL("neighbours not joined after delete");
 	}
 	if (sl.level && sl.head.link[sl.level].next == &sl.head)

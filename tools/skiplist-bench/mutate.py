@@ -11,7 +11,7 @@ fail proves nothing.
 
   fifo       equal keys go before each other instead of after (LIFO)
   shrink     the top level never shrinks after deletes
-  prev       delete forgets to fix prev[] on level 1 and up
+  prev       delete forgets to fix link[].prev on level 1 and up
   nextkey    insert forgets to update the predecessor's copy of the next key
   findorder  skiplist_find_first() lets a later segment's match win
   findstop   skiplist_find_first() stops at the first match of any segment
@@ -23,10 +23,10 @@ MUTANTS = {
     "fifo": ("c", "\tfor (;;) {\n\t\tlink = &cur->link[i];\n\t\twhile (link->next_key <= key) {",
              "\tfor (;;) {\n\t\tlink = &cur->link[i];\n\t\twhile (link->next_key < key) {"),
     "shrink": ("c", "\t\t\tsl->level--;", "\t\t\tbreak;"),
-    "prev": ("c", "\t\tnode->link[i].next->prev[i] = prev;",
-             "\t\tif (!i)\n\t\t\tnode->link[i].next->prev[i] = prev;"),
+    "prev": ("c", "\t\tnext->link[i].prev = prev;",
+             "\t\tif (!i)\n\t\t\tnext->link[i].prev = prev;"),
     "nextkey": ("c", "\t\tlink->next_key = key;\n", ""),
-    "findorder": ("h", "\t\tif (*seq < f->found_seq) {", "\t\tif (1) {"),
+    "findorder": ("h", "\t\tif (w->seq < f->found_seq) {", "\t\tif (1) {"),
     "findstop": ("h", "\t\tif (unlikely(f.found_seq == 0))", "\t\tif (f.found)"),
 }
 

@@ -8,9 +8,10 @@ reads TOP/include/linux/skiplist.h and TOP/kernel/sched/skiplist.c and
 writes OUTDIR/linux/skiplist.h and OUTDIR/skiplist.c, changed only as
 NAME says. Used by the layout experiment of "make bench", nowhere else.
 
-  prevfirst    prev[] before link[] in struct skiplist_node
-  interleaved  prev folded into struct skiplist_link: {next, next_key, prev}
-               per level, so a node of level <= 1 fits in one cache line
+  split    prev out of struct skiplist_link into its own array after
+           link[]: key, level, link[16] {next, next_key}, prev[16]
+  nocache  searches compare through the pointer (next->key) instead of
+           the copy in the link (the copy is still kept, just not read)
 """
 import os
 import re
@@ -19,31 +20,24 @@ import sys
 name, top, out = sys.argv[1:4]
 h = open(os.path.join(top, "include/linux/skiplist.h")).read()
 c = open(os.path.join(top, "kernel/sched/skiplist.c")).read()
-LINK = "\tstruct skiplist_link\tlink[SKIPLIST_LEVELS];\n"
-PREV = "\tstruct skiplist_node\t*prev[SKIPLIST_LEVELS];\n"
 
 
-def sub(text, old, new):
-    if text.count(old) != 1:
-        sys.exit("variant.py %s: pattern not found once: %r" % (name, old[:50]))
+def sub(text, old, new, count=1):
+    if text.count(old) != count:
+        sys.exit("variant.py %s: pattern not found %d times: %r" % (name, count, old[:50]))
     return text.replace(old, new)
 
 
-if name == "prevfirst":
-    h = sub(h, LINK + PREV, PREV + LINK)
-elif name == "interleaved":
-    h = sub(h, "\tu64\t\t\tnext_key;\n};",
-            "\tu64\t\t\tnext_key;\n\tstruct skiplist_node\t*prev;\n};")
-    h = sub(h, LINK + PREV, LINK)
-    h = re.sub(r"prev\[(\w+)\]", r"link[\1].prev", h)
-    c = re.sub(r"prev\[(\w+)\]", r"link[\1].prev", c)
-    # whole-link copies would now copy prev too: copy next and next_key only
-    c = sub(c, "\t\tnode->link[i] = *link;\n",
-            "\t\tnode->link[i].next = link->next;\n"
-            "\t\tnode->link[i].next_key = link->next_key;\n")
-    c = sub(c, "\t\tprev->link[i] = node->link[i];\n",
-            "\t\tprev->link[i].next = node->link[i].next;\n"
-            "\t\tprev->link[i].next_key = node->link[i].next_key;\n")
+if name == "split":
+    h = sub(h, "\tu64\t\t\tnext_key;\n\tstruct skiplist_node\t*prev;\n};",
+            "\tu64\t\t\tnext_key;\n};")
+    h = sub(h, "\tstruct skiplist_link\tlink[SKIPLIST_LEVELS];\n};",
+            "\tstruct skiplist_link\tlink[SKIPLIST_LEVELS];\n"
+            "\tstruct skiplist_node\t*prev[SKIPLIST_LEVELS];\n};")
+    h = re.sub(r"link\[(\w+)\]\.prev", r"prev[\1]", h)
+    c = re.sub(r"link\[(\w+)\]\.prev", r"prev[\1]", c)
+elif name == "nocache":
+    c = sub(c, "while (link->next_key <= key) {", "while (link->next->key <= key) {", 2)
 else:
     sys.exit("variant.py: unknown variant " + name)
 
