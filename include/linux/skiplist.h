@@ -265,8 +265,12 @@ static inline struct skiplist_node *skiplist_next(const struct skiplist *sl,
 	     pos = skiplist_entry(pos->member.link[0].next, typeof(*pos),	\
 				  member))
 
-/* skiplist_find_first(): nodes first tried one by one, and the lane level */
+/*
+ * skiplist_find_first(): nodes first tried one by one, or all of them in a
+ * list of up to SKIPLIST_FIND_SERIAL nodes; and the lane level.
+ */
 #define SKIPLIST_FIND_PREFIX	8
+#define SKIPLIST_FIND_SERIAL	64
 #define SKIPLIST_FIND_LANE	2
 
 /* The segments of level 0 that skiplist_find_first() hands out, in order. */
@@ -326,9 +330,11 @@ __skiplist_find_step(struct __skiplist_find *f, struct __skiplist_walker *w,
  * @arg:	passed to @pred
  *
  * The first SKIPLIST_FIND_PREFIX nodes are tried in order, as a walk over
- * level 0 would. Past them, level 0 is cut into segments at the nodes of
- * level SKIPLIST_FIND_LANE or more (about 16 nodes apart) and eight
- * walkers take segments in order and step in lockstep, so that eight
+ * level 0 would (all of them in a list of up to SKIPLIST_FIND_SERIAL
+ * nodes, where the walkers below would not pay for themselves). Past
+ * them, level 0 is cut into segments at the nodes of level
+ * SKIPLIST_FIND_LANE or more (about 16 nodes apart) and eight walkers
+ * take segments in order and step in lockstep, so that eight
  * cache misses are in flight instead of one: a scan past many failing
  * nodes becomes bandwidth-bound instead of latency-bound. A match ends
  * the scan once every segment before its own is done.
@@ -346,11 +352,13 @@ skiplist_find_first(const struct skiplist *sl,
 	struct skiplist_node *head = (struct skiplist_node *)&sl->head;
 	struct skiplist_node *pos = head->link[0].next, *lane = head;
 	struct __skiplist_walker w[8];
+	unsigned int i, serial = SKIPLIST_FIND_PREFIX;
 	struct __skiplist_find f;
-	unsigned int i;
 	bool busy;
 
-	for (i = 0; i < SKIPLIST_FIND_PREFIX; i++) {
+	if (sl->count <= SKIPLIST_FIND_SERIAL)
+		serial = SKIPLIST_FIND_SERIAL;
+	for (i = 0; i < serial; i++) {
 		if (pos == head)
 			return NULL;
 		if (pred(pos, arg))

@@ -452,6 +452,20 @@ static void skiplist_test_find_first(struct kunit *test)
 				    &items[a].node);
 		memset(match, 0, n * sizeof(*match));
 	}
+
+	/* a short list is walked in order */
+	for (i = 50; i < n; i++)
+		KUNIT_ASSERT_TRUE(test, skiplist_del(&sl, &items[i].node));
+	for (a = 0; a < 50; a += 7) {
+		match[a] = true;
+		match[49] = true;
+		KUNIT_EXPECT_PTR_EQ(test, skiplist_find_first(&sl, find_pred, &fa),
+				    &items[a].node);
+		memset(match, 0, n * sizeof(*match));
+	}
+	fa.calls = 0;
+	KUNIT_EXPECT_NULL(test, skiplist_find_first(&sl, find_pred, &fa));
+	KUNIT_EXPECT_EQ(test, fa.calls, 50U);
 }
 
 static void skiplist_test_misuse(struct kunit *test)

@@ -103,15 +103,20 @@ def fmt(x):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
+    ap.add_argument("--bin")
+    ap.add_argument("--from-json", help="only rewrite table and plots from a results.json")
     ap.add_argument("--variant", action="append", default=[],
                     help="NAME=BIN: a layout variant of the skip list (variant.py)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--no-valgrind", action="store_true")
     a = ap.parse_args()
-    reps, runs = (11, 1) if a.quick else (31, 5)
     os.makedirs(a.out, exist_ok=True)
+    if a.from_json:
+        with open(a.from_json) as f:
+            report(json.load(f), a.out)
+        return
+    reps, runs = (11, 1) if a.quick else (31, 5)
 
     print("timing, %d runs x %d phases ..." % (runs, reps), file=sys.stderr)
     t = timing(a.bin, NS, reps, runs)
@@ -167,49 +172,56 @@ def main():
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
 
-    # Markdown
+    report(results, a.out)
+
+
+def report(results, out):
     by = {(r["struct"], r["n"]): r for r in results["rows"]}
+    lay = results["layouts"]
+    ghz = results["tsc_ghz"]
     md = []
-    md.append("TSC %.3f GHz (ns x %.2f = cycles). Timing: median of %d runs, each the "
-              "median of %d phases. Instructions and misses per op: callgrind with "
-              "the cachegrind cache model (%s), set-up excluded. `scan` is per "
-              "entry skipped." % (ghz, ghz, runs, reps, " ".join(CACHE)))
+    md.append("TSC %.3f GHz (cycles = ns x %.3f). Timing: median of %d runs, each the "
+              "median of %d phases. Instructions and cache misses per op: callgrind "
+              "with the cachegrind cache model (%s), set-up excluded. Each cell: "
+              "**ns** / instructions / D1 misses / LL misses. `scan` is per entry "
+              "skipped." % (ghz, ghz, results["runs"], results["reps"],
+                            " ".join(results["cache_sim"])))
     md.append("")
     for n in NS:
         md.append("### n = %d" % n)
         md.append("")
-        md.append("| structure | insert ns | delete ns | pick ns | scan ns/skipped "
-                  "| insert instr | delete instr | pick instr | scan instr/skipped "
-                  "| insert LL | delete LL | pick LL | scan LL/skipped |")
-        md.append("|" + "---|" * 13)
+        md.append("| structure | insert | delete | pick | scan, per entry skipped |")
+        md.append("|---|---|---|---|---|")
         for s in STRUCTS:
             r = by.get((s, n))
             if not r:
                 continue
             cells = [LABEL[s]]
-            cells += [fmt(r["insert_ns"]), fmt(r["delete_ns"]), fmt(r["pick_ns"]),
-                      fmt(r["scan_ns_per_skipped"])]
-            for k in ("Ir", "LL"):
-                for op in OPS:
+            for op in OPS:
+                ns = r["scan_ns_per_skipped" if op == "scan" else op + "_ns"]
+                c = "**%s**" % fmt(ns)
+                for k in ("Ir", "D1", "LL"):
                     x = r.get("%s_%s" % (op, k))
-                    cells.append("-" if x is None else fmt(x))
-            # reorder: 4 ns, 4 Ir, 4 LL
+                    c += " / " + ("-" if x is None else fmt(x))
+                cells.append(c)
             md.append("| " + " | ".join(cells) + " |")
         md.append("")
     if lay:
         md.append("### Skip-list node layout (same code, different layout)")
         md.append("")
-        md.append("| layout | n | insert ns | delete ns | scan ns/skipped | insert instr "
-                  "| insert D1 miss | delete D1 miss | scan D1 miss/skipped |")
-        md.append("|---|---|---|---|---|---|---|---|---|")
+        md.append("| layout | n | insert | delete | scan, per entry skipped |")
+        md.append("|---|---|---|---|---|")
         for r in lay:
-            md.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
-                r["layout"], r["n"], fmt(r["insert_ns"]), fmt(r["delete_ns"]),
-                fmt(r["scan_ns_per_skipped"]),
-                fmt(r.get("insert_Ir", 0)), fmt(r.get("insert_D1", 0)),
-                fmt(r.get("delete_D1", 0)), fmt(r.get("scan_D1", 0))))
+            cells = [r["layout"], str(r["n"])]
+            for op in ("insert", "delete", "scan"):
+                ns = r["scan_ns_per_skipped" if op == "scan" else op + "_ns"]
+                cells.append("**%s** / %s / %s" % (fmt(ns), fmt(r.get(op + "_Ir", 0)),
+                                                   fmt(r.get(op + "_D1", 0))))
+            md.append("| " + " | ".join(cells) + " |")
         md.append("")
-    with open(os.path.join(a.out, "table.md"), "w") as f:
+        md.append("Layout cells: **ns** / instructions / D1 misses.")
+        md.append("")
+    with open(os.path.join(out, "table.md"), "w") as f:
         f.write("\n".join(md))
     print("\n".join(md))
 
@@ -244,10 +256,10 @@ def main():
         axes[0].legend(fontsize=8)
         fig.suptitle("Runqueue structures: %s vs n (log-log)" % ylabel)
         fig.tight_layout()
-        fig.savefig(os.path.join(a.out, "skiplist-bench%s.png" % suffix), dpi=110)
+        fig.savefig(os.path.join(out, "skiplist-bench%s.png" % suffix), dpi=110)
         plt.close(fig)
     print("wrote %s/{results.json,table.md,skiplist-bench.png,skiplist-bench-instr.png}"
-          % a.out, file=sys.stderr)
+          % out, file=sys.stderr)
 
 
 if __name__ == "__main__":
