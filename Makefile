@@ -22,6 +22,10 @@ TIMEOUT ?= 900
 CMD ?= uname -a; nproc
 export KSRC JOBS KASAN ACCEL CMD
 
+ifeq ($(filter leap stock,$(KERNEL)),)
+$(error KERNEL=$(KERNEL) is not a kernel of this workbench: use KERNEL=leap or KERNEL=stock)
+endif
+
 ifeq ($(FLAVOR),perf)
 IMAGE = $(BUILD)/obj/$(1)-perf/arch/x86/boot/bzImage
 else
