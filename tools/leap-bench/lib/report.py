@@ -1,0 +1,402 @@
+# SPDX-License-Identifier: GPL-2.0
+"""leap-bench report: ratios of medians with bootstrap intervals, the A/A
+noise floor, JSON + markdown + PNG plots.
+
+Statistics, per workload metric and kernel label:
+- the median of all samples of all runs (boots) of that label;
+- ratio = median(label) / median(baseline);
+- 95% interval: hierarchical bootstrap (B resamples): draw the runs with
+  replacement, then the samples inside each drawn run with replacement,
+  take the ratio of the pooled medians; the interval is the 2.5 and 97.5
+  percentiles. Drawing runs first carries boot-to-boot variance into the
+  interval, not only the variance between samples of one boot;
+- A/A: the baseline's runs split in two interleaved halves (runs 1, 3, ..
+  against 2, 4, ..; with a single run, its samples alternately), the same
+  ratio and interval; the noise floor is the larger distance of that
+  interval's ends from 1.0;
+- verdict: "better"/"worse" when the interval excludes 1.0 and the ratio
+  is further from 1.0 than the noise floor, else "~" (no difference shown).
+"""
+import json
+import math
+import os
+
+import numpy as np
+
+B = 2000
+SEED = 612
+
+
+def _boot_medians(runs, rng, b=B):
+    """Bootstrap distribution (b values) of the pooled median of `runs`
+    (a list of lists of samples), resampling runs then samples."""
+    runs = [np.asarray(r, dtype=float) for r in runs if len(r)]
+    if not runs:
+        return None
+    sizes = {len(r) for r in runs}
+    if len(sizes) == 1:
+        arr = np.stack(runs)                      # R x S
+        nr, ns = arr.shape
+        ri = rng.integers(0, nr, size=(b, nr))    # which runs
+        si = rng.integers(0, ns, size=(b, nr, ns))  # which samples
+        pooled = arr[ri[:, :, None], si]          # b x R x S
+        return np.median(pooled.reshape(b, -1), axis=1)
+    out = np.empty(b)
+    for i in range(b):
+        pick = rng.integers(0, len(runs), size=len(runs))
+        pooled = np.concatenate([runs[j][rng.integers(0, len(runs[j]), len(runs[j]))]
+                                 for j in pick])
+        out[i] = np.median(pooled)
+    return out
+
+
+def ratio_ci(num_runs, den_runs, rng):
+    """(ratio of pooled medians, lo, hi) or None."""
+    num = [x for r in num_runs for x in r]
+    den = [x for r in den_runs for x in r]
+    if not num or not den:
+        return None
+    md = float(np.median(den))
+    mn = float(np.median(num))
+    if md == 0:
+        return None
+    bn = _boot_medians(num_runs, rng)
+    bd = _boot_medians(den_runs, rng)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = bn / bd
+    r = r[np.isfinite(r)]
+    if not len(r):
+        return None
+    lo, hi = np.percentile(r, [2.5, 97.5])
+    return mn / md, float(lo), float(hi)
+
+
+def split_aa(runs):
+    """Two interleaved halves of the baseline's runs for the A/A ratio."""
+    runs = [r for r in runs if len(r)]
+    if len(runs) >= 2:
+        return runs[0::2], runs[1::2], "runs"
+    if len(runs) == 1 and len(runs[0]) >= 2:
+        return [runs[0][0::2]], [runs[0][1::2]], "samples"
+    return None, None, None
+
+
+def verdict(ratio, lo, hi, better, floor):
+    if ratio is None:
+        return "n/a"
+    if lo <= 1.0 <= hi:
+        return "~"
+    if floor is not None and abs(ratio - 1.0) <= floor:
+        return "~"
+    up = ratio > 1.0
+    return "better" if (up == (better == "higher")) else "worse"
+
+
+def run_order_key(r):
+    return (r.get("tag", ""), r.get("started", ""))
+
+
+def build(results, baseline=None, order=None):
+    """The report as a dict (what report.json holds)."""
+    rng = np.random.default_rng(SEED)
+    labels = []
+    for r in results:
+        if r["label"] not in labels:
+            labels.append(r["label"])
+    if order:
+        labels = [x for x in order if x in labels] + [x for x in labels if x not in order]
+    if baseline is None:
+        cands = [x for x in labels if x in ("stock", "eevdf", "EEVDF")]
+        baseline = cands[0] if cands else labels[0]
+    if baseline not in labels:
+        raise SystemExit(f"report: baseline '{baseline}' has no results (labels: {labels})")
+    labels.remove(baseline)
+    labels.insert(0, baseline)
+    others = labels[1:]
+    by = {lab: sorted([r for r in results if r["label"] == lab], key=run_order_key)
+          for lab in labels}
+
+    warnings = []
+    for key in ("profile", "scale", "cpus", "reps"):
+        vals = {str(r.get(key)) for r in results}
+        if len(vals) > 1:
+            warnings.append(f"runs differ in {key}: {sorted(vals)}; ratios compare unlike runs")
+    hashes = {lab: sorted({r.get("config_hash") for r in by[lab]}) for lab in labels}
+
+    runs_meta = []
+    for lab in labels:
+        for r in by[lab]:
+            st = None
+            if r.get("steal_ticks_before") is not None and r.get("steal_ticks_after") is not None:
+                st = r["steal_ticks_after"] - r["steal_ticks_before"]
+            runs_meta.append({"label": lab, "tag": r.get("tag", ""), "file": r.get("_file"),
+                              "scheduler": r.get("scheduler"),
+                              "release": r["kernel"]["release"], "cpus": r.get("cpus"),
+                              "config_hash": r.get("config_hash"), "profile": r.get("profile"),
+                              "scale": r.get("scale"), "seconds": r.get("seconds"),
+                              "steal_ticks": st,
+                              "failed": sorted(k for k, w in r["workloads"].items()
+                                               if w["status"] == "fail")})
+            tot = (r.get("seconds") or 0) * (r.get("cpus") or 1) * 100
+            if st and tot and st > 0.01 * tot:
+                warnings.append(f"{lab} {r.get('tag', '')}: steal time {st} ticks "
+                                f"({100.0 * st / tot:.1f}% of the run): a noisy host")
+            for k, w in r["workloads"].items():
+                if w["status"] == "fail":
+                    warnings.append(f"{lab} {r.get('tag', '')}: {k} failed: {w.get('error')}")
+
+    # workloads and metrics in the order of the first run that has them
+    wl_order = []
+    for r in results:
+        for k, w in r["workloads"].items():
+            for m in w["metrics"]:
+                if (k, m) not in wl_order:
+                    wl_order.append((k, m))
+
+    rows = []
+    for wl, m in wl_order:
+        runs = {}
+        unit = better = None
+        for lab in labels:
+            runs[lab] = []
+            for r in by[lab]:
+                w = r["workloads"].get(wl)
+                if not w or w["status"] != "ok" or m not in w["metrics"]:
+                    continue
+                spec = w["metrics"][m]
+                unit, better = spec["unit"], spec["better"]
+                if spec["samples"]:
+                    runs[lab].append(spec["samples"])
+        if unit is None:
+            continue
+        row = {"workload": wl, "metric": m, "unit": unit, "better": better,
+               "median": {}, "runs": {}, "samples": {}, "ratio": {}}
+        for lab in labels:
+            flat = [x for rr in runs[lab] for x in rr]
+            row["median"][lab] = float(np.median(flat)) if flat else None
+            row["runs"][lab] = len(runs[lab])
+            row["samples"][lab] = len(flat)
+        h1, h2, how = split_aa(runs[baseline])
+        aa = ratio_ci(h1, h2, rng) if h1 else None
+        floor = max(abs(aa[1] - 1.0), abs(aa[2] - 1.0)) if aa else None
+        row["aa"] = ({"ratio": aa[0], "lo": aa[1], "hi": aa[2], "noise_floor": floor,
+                      "split": how} if aa else None)
+        for lab in others:
+            rc = ratio_ci(runs[lab], runs[baseline], rng)
+            if rc:
+                row["ratio"][lab] = {"ratio": rc[0], "lo": rc[1], "hi": rc[2],
+                                     "verdict": verdict(rc[0], rc[1], rc[2], better, floor)}
+            else:
+                row["ratio"][lab] = None
+        rows.append(row)
+
+    # pooled latency distributions for the CDF plots
+    dists = {}
+    for lab in labels:
+        for r in by[lab]:
+            for wl, w in r["workloads"].items():
+                if w["status"] != "ok":
+                    continue
+                for d, qs in w.get("dist", {}).items():
+                    dists.setdefault(f"{wl}:{d}", {}).setdefault(lab, []).extend(
+                        x for q in qs for x in q)
+    return {"schema": "leap-bench-report/1", "baseline": baseline, "labels": labels,
+            "config_hashes": hashes, "bootstrap": {"resamples": B, "seed": SEED},
+            "runs": runs_meta, "warnings": warnings, "rows": rows, "_dists": dists}
+
+
+def fmt(x):
+    if x is None:
+        return "-"
+    a = abs(x)
+    if a >= 1000:
+        return f"{x:.0f}"
+    if a >= 10:
+        return f"{x:.1f}"
+    if a >= 0.1:
+        return f"{x:.3f}"
+    return f"{x:.4g}"
+
+
+def fmt_ratio(rc):
+    if not rc:
+        return "-"
+    return f"{rc['ratio']:.3f} [{rc['lo']:.3f}, {rc['hi']:.3f}]"
+
+
+def markdown(rep, title, plots):
+    base, labels = rep["baseline"], rep["labels"]
+    others = labels[1:]
+    L = [f"# {title}", ""]
+    L.append(f"Baseline: **{base}**. Ratio = median({'|'.join(others) or '-'}) / median({base}), "
+             f"95% hierarchical bootstrap interval ({rep['bootstrap']['resamples']} resamples: "
+             "boots, then samples within a boot). A/A = the baseline's boots split in two "
+             "interleaved halves; noise floor = the A/A interval's larger distance from 1. "
+             "Verdict *better*/*worse* only when the interval excludes 1.0 and the ratio "
+             "lies outside the noise floor.")
+    L.append("")
+    L.append("## Runs")
+    L.append("")
+    L.append("| label | tag | scheduler | release | CPUs | config | profile | scale | seconds | steal ticks | failed |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rep["runs"]:
+        L.append(f"| {r['label']} | {r['tag']} | {r['scheduler']} | {r['release']} | {r['cpus']} | "
+                 f"{r['config_hash']} | {r['profile']} | {r['scale']} | {r['seconds']} | "
+                 f"{r['steal_ticks']} | {', '.join(r['failed']) or '-'} |")
+    L.append("")
+    if rep["warnings"]:
+        L.append("## Warnings")
+        L.append("")
+        L += [f"- {w}" for w in rep["warnings"]]
+        L.append("")
+    L.append("## Ratios of medians")
+    L.append("")
+    head = ["workload", "metric", "unit", "better", f"{base} median"]
+    for o in others:
+        head += [f"{o} median", f"{o}/{base} [95% CI]", "verdict"]
+    head += ["A/A ratio [95% CI]", "noise floor"]
+    L.append("| " + " | ".join(head) + " |")
+    L.append("|" + "---|" * len(head))
+    for row in rep["rows"]:
+        cells = [row["workload"], row["metric"], row["unit"], row["better"],
+                 fmt(row["median"][base])]
+        for o in others:
+            rc = row["ratio"].get(o)
+            cells += [fmt(row["median"].get(o)), fmt_ratio(rc), rc["verdict"] if rc else "n/a"]
+        aa = row["aa"]
+        cells += [fmt_ratio(aa), f"±{100 * aa['noise_floor']:.1f}%" if aa else "-"]
+        L.append("| " + " | ".join(cells) + " |")
+    L.append("")
+    if others:
+        L.append("## Summary")
+        L.append("")
+        for o in others:
+            v = [r["ratio"][o]["verdict"] for r in rep["rows"] if r["ratio"].get(o)]
+            L.append(f"- {o}: {v.count('better')} metrics better, {v.count('worse')} worse, "
+                     f"{v.count('~')} without a difference beyond the noise, of {len(v)}.")
+        inside = [r for r in rep["rows"] if r["aa"]]
+        if inside:
+            ok = sum(1 for r in inside if r["aa"]["lo"] <= 1.0 <= r["aa"]["hi"])
+            L.append(f"- A/A ({base} against itself): {ok} of {len(inside)} intervals include 1.0.")
+        L.append("")
+    if plots:
+        L.append("## Plots")
+        L.append("")
+        for p in plots:
+            L.append(f"![{p}]({p})")
+            L.append("")
+    return "\n".join(L)
+
+
+COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3"]
+
+
+def plot_ratios(rep, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    base, others = rep["baseline"], rep["labels"][1:]
+    rows = [r for r in rep["rows"] if any(r["ratio"].get(o) for o in others) or r["aa"]]
+    if not rows:
+        return False
+    n = len(rows)
+    h = 0.8 / max(1, len(others))
+    fig, ax = plt.subplots(figsize=(10, 1.2 + 0.28 * n))
+    ys = np.arange(n)[::-1]
+    for y, r in zip(ys, rows):
+        if r["aa"]:
+            f = r["aa"]["noise_floor"]
+            ax.fill_between([1 - f, 1 + f], y - 0.45, y + 0.45, color="0.85", lw=0,
+                            label="A/A noise floor" if y == ys[0] else None)
+    for i, o in enumerate(others):
+        xs, es, yy, cs = [], [], [], []
+        for y, r in zip(ys, rows):
+            rc = r["ratio"].get(o)
+            if not rc:
+                continue
+            xs.append(rc["ratio"])
+            es.append([rc["ratio"] - rc["lo"], rc["hi"] - rc["ratio"]])
+            yy.append(y + 0.4 - h * (i + 0.5))
+            cs.append({"better": "#2a9d3a", "worse": "#c0392b"}.get(rc["verdict"],
+                                                                  COLORS[i % len(COLORS)]))
+        if xs:
+            ax.errorbar(xs, yy, xerr=np.array(es).T, fmt="none", ecolor="0.3", capsize=2, lw=1)
+            ax.scatter(xs, yy, c=cs, s=22, zorder=3, edgecolors=COLORS[i % len(COLORS)],
+                       linewidths=1.2, label=f"{o}/{base}")
+    ax.axvline(1.0, color="k", lw=0.8)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([f"{r['workload']} {r['metric']} ({'↑' if r['better'] == 'higher' else '↓'})"
+                        for r in rows], fontsize=8)
+    ax.set_ylim(-0.6, n - 0.4)
+    ax.set_xscale("log")
+    lo = min([rc["lo"] for r in rows for rc in r["ratio"].values() if rc] + [0.9])
+    hi = max([rc["hi"] for r in rows for rc in r["ratio"].values() if rc] + [1.1])
+    ax.set_xlim(max(lo * 0.9, 0.05), min(hi * 1.1, 20))
+    ticks = [t for t in (0.1, 0.2, 0.5, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2, 5, 10)
+             if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.set_xlabel(f"ratio of medians vs {base} (log scale), 95% bootstrap interval; "
+                  "green = better, red = worse; ↑/↓ = higher/lower is better")
+    ax.grid(axis="x", color="0.9")
+    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title("LEAP bench: ratio of medians per metric")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def plot_cdfs(rep, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    dists = rep["_dists"]
+    if not dists:
+        return False
+    keys = list(dists)
+    cols = 3 if len(keys) > 4 else 2 if len(keys) > 1 else 1
+    rows = math.ceil(len(keys) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(5 * cols, 3.4 * rows), squeeze=False)
+    for ax, key in zip(axes.flat, keys):
+        for i, lab in enumerate(rep["labels"]):
+            v = dists[key].get(lab)
+            if not v:
+                continue
+            v = np.sort(np.maximum(np.asarray(v, dtype=float), 0.01))
+            y = np.arange(1, len(v) + 1) / len(v)
+            ax.plot(v, y, color=COLORS[i % len(COLORS)], lw=1.4, label=lab,
+                    ls="-" if i == 0 else "--" if i == 1 else ":")
+        ax.set_xscale("log")
+        ax.set_title(key.replace(":", ": "), fontsize=10)
+        ax.set_xlabel("latency (us, log)")
+        ax.set_ylabel("fraction ≤ x")
+        ax.grid(color="0.9")
+        ax.set_ylim(0, 1.0)
+        ax.legend(fontsize=8, loc="lower right")
+    for ax in axes.flat[len(keys):]:
+        ax.axis("off")
+    fig.suptitle("Latency CDFs (all boots and samples pooled)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return True
+
+
+def write(rep, outdir, title):
+    os.makedirs(outdir, exist_ok=True)
+    plots = []
+    if plot_ratios(rep, os.path.join(outdir, "ratios.png")):
+        plots.append("ratios.png")
+    if plot_cdfs(rep, os.path.join(outdir, "latency-cdf.png")):
+        plots.append("latency-cdf.png")
+    out = {k: v for k, v in rep.items() if not k.startswith("_")}
+    out["plots"] = plots
+    with open(os.path.join(outdir, "report.json"), "w") as fh:
+        json.dump(out, fh, indent=1)
+    with open(os.path.join(outdir, "report.md"), "w") as fh:
+        fh.write(markdown(out, title, plots) + "\n")
+    return out
