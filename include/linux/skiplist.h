@@ -232,38 +232,55 @@ static inline struct skiplist_node *skiplist_next(const struct skiplist *sl,
 })
 
 /**
+ * struct skiplist_iter - the cursor of skiplist_for_each()
+ * @sl:		the list
+ * @next:	the node the next step returns; the head when done
+ */
+struct skiplist_iter {
+	const struct skiplist	*sl;
+	struct skiplist_node	*next;
+};
+
+/**
+ * skiplist_iter_start - a cursor before the first node of a list
+ * @sl:	the list
+ */
+static inline struct skiplist_iter skiplist_iter_start(const struct skiplist *sl)
+{
+	return (struct skiplist_iter){ .sl = sl, .next = sl->head.link[0].next };
+}
+
+/**
+ * skiplist_iter_step - the next node in key order, and step past it
+ * @it:	the cursor
+ *
+ * The cursor moves past the node before returning it, so the caller may
+ * delete the returned node (but no other) before the next step.
+ *
+ * Return: the next node, or NULL when there is none.
+ */
+static inline struct skiplist_node *skiplist_iter_step(struct skiplist_iter *it)
+{
+	struct skiplist_node *node = it->next;
+
+	if (node == &it->sl->head)
+		return NULL;
+	it->next = node->link[0].next;
+	return node;
+}
+
+/**
  * skiplist_for_each - iterate over the nodes in key order
- * @pos:	the &struct skiplist_node to use as a cursor
+ * @pos:	the &struct skiplist_node * to use as a cursor; NULL after
+ *		the loop has run to its end
  * @sl:		the list
  *
- * Do not delete @pos inside the loop; see skiplist_for_each_safe().
+ * The body may delete @pos (and no other node). Use skiplist_entry() for
+ * the owner of @pos.
  */
 #define skiplist_for_each(pos, sl)					\
-	for (pos = (sl)->head.link[0].next; pos != &(sl)->head;		\
-	     pos = pos->link[0].next)
-
-/**
- * skiplist_for_each_safe - iterate in key order, safe against deleting @pos
- * @pos:	the &struct skiplist_node to use as a cursor
- * @n:		another &struct skiplist_node to use as temporary storage
- * @sl:		the list
- */
-#define skiplist_for_each_safe(pos, n, sl)				\
-	for (pos = (sl)->head.link[0].next, n = pos->link[0].next;	\
-	     pos != &(sl)->head; pos = n, n = pos->link[0].next)
-
-/**
- * skiplist_for_each_entry - iterate over the owners in key order
- * @pos:	the type * to use as a cursor
- * @sl:		the list
- * @member:	the name of the skiplist_node within the struct
- */
-#define skiplist_for_each_entry(pos, sl, member)			\
-	for (pos = skiplist_entry((sl)->head.link[0].next, typeof(*pos),	\
-				  member);				\
-	     &pos->member != &(sl)->head;				\
-	     pos = skiplist_entry(pos->member.link[0].next, typeof(*pos),	\
-				  member))
+	for (struct skiplist_iter __sl_iter = skiplist_iter_start(sl);	\
+	     ((pos) = skiplist_iter_step(&__sl_iter));)
 
 /*
  * skiplist_find_first(): nodes first tried one by one, or all of them in a

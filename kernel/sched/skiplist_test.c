@@ -104,12 +104,13 @@ static void insert_keys(struct kunit *test, struct skiplist *sl,
 static void expect_ids(struct kunit *test, struct skiplist *sl,
 		       const unsigned long *ids, unsigned int n)
 {
-	struct item *it;
+	struct skiplist_node *pos;
 	unsigned int i = 0;
 
-	skiplist_for_each_entry(it, sl, node) {
+	skiplist_for_each(pos, sl) {
 		KUNIT_ASSERT_LT(test, i, n);
-		KUNIT_EXPECT_EQ(test, it->id, ids[i]);
+		KUNIT_EXPECT_EQ(test, skiplist_entry(pos, struct item, node)->id,
+				ids[i]);
 		i++;
 	}
 	KUNIT_EXPECT_EQ(test, i, n);
@@ -120,7 +121,6 @@ static void skiplist_test_empty(struct kunit *test)
 {
 	struct skiplist sl;
 	struct skiplist_node *pos;
-	struct item *it;
 	unsigned int n = 0;
 
 	skiplist_init(&sl);
@@ -131,9 +131,8 @@ static void skiplist_test_empty(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, skiplist_first_entry(&sl, struct item, node));
 	skiplist_for_each(pos, &sl)
 		n++;
-	skiplist_for_each_entry(it, &sl, node)
-		n++;
 	KUNIT_EXPECT_EQ(test, n, 0U);
+	KUNIT_EXPECT_NULL(test, pos);
 	check_list(test, &sl);
 }
 
@@ -200,8 +199,10 @@ static void skiplist_test_delete(struct kunit *test)
 {
 	static const u64 keys[] = { 10, 20, 30, 40, 50 };
 	struct item *items = alloc_items(test, ARRAY_SIZE(keys));
+	struct skiplist_node *pos;
 	struct skiplist sl;
 	u64 rnd = SEED;
+	unsigned int i;
 
 	skiplist_init(&sl);
 	insert_keys(test, &sl, items, keys, ARRAY_SIZE(keys), &rnd);
@@ -232,6 +233,20 @@ static void skiplist_test_delete(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, skiplist_first(&sl));
 	KUNIT_EXPECT_EQ(test, sl.level, 0U);
 	check_list(test, &sl);
+
+	/* all of them, from inside skiplist_for_each() */
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		KUNIT_ASSERT_TRUE(test, skiplist_insert(&sl, &items[i].node,
+							keys[i],
+							skiplist_rand_next(&rnd)));
+	i = 0;
+	skiplist_for_each(pos, &sl) {
+		KUNIT_EXPECT_PTR_EQ(test, pos, &items[i++].node);
+		KUNIT_ASSERT_TRUE(test, skiplist_del(&sl, pos));
+		check_list(test, &sl);
+	}
+	KUNIT_EXPECT_EQ(test, i, (unsigned int)ARRAY_SIZE(keys));
+	KUNIT_EXPECT_TRUE(test, skiplist_empty(&sl));
 }
 
 static void skiplist_test_reinsert(struct kunit *test)

@@ -247,15 +247,17 @@ static int do_scan(void)
 		if (o->cpus & cpu)
 			break;
 	}
-	if ((pos == &sl.head ? NULL : o) != want)
+	if ((pos ? o : NULL) != want)
 		FAIL("predicate scan");
 	pos = skiplist_find_first(&sl, cpu_pred, &cpu);
 	if (pos != (want ? &want->node : NULL))
 		FAIL("skiplist_find_first (cpu bit %lu, %u queued)", cpu, nref);
 	i = 0;
-	skiplist_for_each_entry(o, &sl, node)
-		if (&o->node != ref[i++])
-			FAIL("for_each_entry order");
+	skiplist_for_each(pos, &sl)
+		if (pos != ref[i++])
+			FAIL("for_each order");
+	if (i != nref)
+		FAIL("for_each count");
 	return 0;
 }
 
