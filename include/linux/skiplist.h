@@ -157,6 +157,8 @@ static inline void skiplist_node_init(struct skiplist_node *node)
 /**
  * skiplist_node_queued - whether a node is on a list
  * @node:	the node
+ *
+ * Return: true if @node is queued.
  */
 static inline bool skiplist_node_queued(const struct skiplist_node *node)
 {
@@ -166,6 +168,8 @@ static inline bool skiplist_node_queued(const struct skiplist_node *node)
 /**
  * skiplist_empty - whether a list has no nodes
  * @sl:	the list
+ *
+ * Return: true if @sl is empty.
  */
 static inline bool skiplist_empty(const struct skiplist *sl)
 {
@@ -175,6 +179,8 @@ static inline bool skiplist_empty(const struct skiplist *sl)
 /**
  * skiplist_count - number of nodes on a list
  * @sl:	the list
+ *
+ * Return: the number of queued nodes.
  */
 static inline unsigned int skiplist_count(const struct skiplist *sl)
 {
@@ -244,6 +250,8 @@ struct skiplist_iter {
 /**
  * skiplist_iter_start - a cursor before the first node of a list
  * @sl:	the list
+ *
+ * Return: the cursor, for skiplist_iter_step().
  */
 static inline struct skiplist_iter skiplist_iter_start(const struct skiplist *sl)
 {
