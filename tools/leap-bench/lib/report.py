@@ -306,9 +306,9 @@ def plot_ratios(rep, path):
     ys = np.arange(n)[::-1]
     for y, r in zip(ys, rows):
         if r["aa"]:
-            f = r["aa"]["noise_floor"]
-            ax.fill_between([1 - f, 1 + f], y - 0.45, y + 0.45, color="0.85", lw=0,
-                            label="A/A noise floor" if y == ys[0] else None)
+            ax.fill_between([max(r["aa"]["lo"], 1e-3), r["aa"]["hi"]], y - 0.45, y + 0.45,
+                            color="0.85", lw=0,
+                            label=f"A/A {base} vs {base}: 95% interval" if y == ys[0] else None)
     for i, o in enumerate(others):
         xs, es, yy, cs = [], [], [], []
         for y, r in zip(ys, rows):
@@ -333,13 +333,17 @@ def plot_ratios(rep, path):
     lo = min([rc["lo"] for r in rows for rc in r["ratio"].values() if rc] + [0.9])
     hi = max([rc["hi"] for r in rows for rc in r["ratio"].values() if rc] + [1.1])
     ax.set_xlim(max(lo * 0.9, 0.05), min(hi * 1.1, 20))
-    ticks = [t for t in (0.1, 0.2, 0.5, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2, 5, 10)
-             if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    x0, x1 = ax.get_xlim()
+    cand = (0.1, 0.2, 0.5, 1.0, 2, 5, 10) if x1 / x0 > 4 else \
+        (0.5, 0.67, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2) if x1 / x0 > 1.6 else \
+        (0.8, 0.9, 0.95, 1.0, 1.05, 1.1, 1.25)
+    ticks = [t for t in cand if x0 <= t <= x1]
     ax.set_xticks(ticks)
     ax.set_xticklabels([f"{t:g}" for t in ticks])
     ax.minorticks_off()
-    ax.set_xlabel(f"ratio of medians vs {base} (log scale), 95% bootstrap interval; "
-                  "green = better, red = worse; ↑/↓ = higher/lower is better")
+    ax.set_xlabel(f"ratio of medians vs {base} (log scale) with 95% bootstrap interval\n"
+                  "green = better, red = worse, blue = no difference shown; "
+                  "↑/↓: higher/lower is better", fontsize=9)
     ax.grid(axis="x", color="0.9")
     ax.legend(loc="upper right", fontsize=8)
     ax.set_title("LEAP bench: ratio of medians per metric")
