@@ -6,7 +6,16 @@
  * locking rule (the caller serialises).
  */
 #include <linux/bitops.h>
+#include <linux/build_bug.h>
 #include <linux/skiplist.h>
+#include <linux/stddef.h>
+
+/*
+ * The layout the header promises on 64-bit: key, level, link[0] and
+ * link[1] in the first 64 bytes of a node.
+ */
+static_assert(!IS_ENABLED(CONFIG_64BIT) ||
+	      offsetof(struct skiplist_node, link[2]) == 64);
 
 static inline bool skiplist_misuse(bool cond)
 {
