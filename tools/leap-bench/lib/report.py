@@ -9,11 +9,17 @@ Statistics, per workload metric and kernel label:
   replacement, then the samples inside each drawn run with replacement,
   take the ratio of the pooled medians; the interval is the 2.5 and 97.5
   percentiles. Drawing runs first carries boot-to-boot variance into the
-  interval, not only the variance between samples of one boot;
+  interval, not only the variance between samples of one boot. With 2+
+  boots a side the interval is widened to cover the pooled t interval of
+  the ratio of the geometric means of the per-boot medians (a bootstrap
+  over 2-4 boots is far too narrow: it sees (n-1)/n of the variance and
+  no t-tail);
 - A/A: the baseline's runs split in two interleaved halves (runs 1, 3, ..
   against 2, 4, ..; with a single run, its samples alternately), the same
   ratio and interval; the noise floor is the larger distance of that
-  interval's ends from 1.0;
+  interval's ends from 1.0, or, if larger, the half-width of the t
+  interval an A/A comparison with as many boots a side would have, from
+  the baseline's boot-to-boot spread;
 - verdict: "better"/"worse" when the interval excludes 1.0 and the ratio
   is further from 1.0 than the noise floor, else "~" (no difference shown).
 """
@@ -50,8 +56,46 @@ def _boot_medians(runs, rng, b=B):
     return out
 
 
+# two-sided 95% quantiles of Student's t, df 1..30 (no scipy needed)
+T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def t975(df):
+    if df < 1:
+        df = 1
+    return T975[int(df) - 1] if df <= 30 else 1.96
+
+
+def boot_logs(runs):
+    return [math.log(np.median(r)) for r in runs if len(r) and np.median(r) > 0]
+
+
+def welch_log(num_runs, den_runs):
+    """Pooled-variance t interval (df = nA + nB - 2) of the ratio of the
+    geometric means of per-boot medians (boots are the units): (lo, hi),
+    or None with < 2 boots a side. Pooled rather than Welch: with 2 boots
+    a side Welch's df falls to ~1 and the interval to [0, inf)."""
+    a = [math.log(np.median(r)) for r in num_runs if len(r) and np.median(r) > 0]
+    b = [math.log(np.median(r)) for r in den_runs if len(r) and np.median(r) > 0]
+    if len(a) < 2 or len(b) < 2:
+        return None
+    df = len(a) + len(b) - 2
+    sp2 = ((len(a) - 1) * np.var(a, ddof=1) + (len(b) - 1) * np.var(b, ddof=1)) / df
+    se = math.sqrt(sp2 * (1.0 / len(a) + 1.0 / len(b)))
+    if se == 0:
+        return None
+    d = np.mean(a) - np.mean(b)
+    h = t975(df) * se
+    return math.exp(d - h), math.exp(d + h)
+
+
 def ratio_ci(num_runs, den_runs, rng):
-    """(ratio of pooled medians, lo, hi) or None."""
+    """(ratio of pooled medians, lo, hi) or None. The interval is the
+    union of the hierarchical bootstrap's and the Welch one's: with a
+    handful of boots the bootstrap alone underestimates the boot-to-boot
+    variance (with 2 boots it sees half of it)."""
     num = [x for r in num_runs for x in r]
     den = [x for r in den_runs for x in r]
     if not num or not den:
@@ -68,6 +112,9 @@ def ratio_ci(num_runs, den_runs, rng):
     if not len(r):
         return None
     lo, hi = np.percentile(r, [2.5, 97.5])
+    w = welch_log(num_runs, den_runs)
+    if w:
+        lo, hi = min(lo, w[0]), max(hi, w[1])
     return mn / md, float(lo), float(hi)
 
 
@@ -179,6 +226,13 @@ def build(results, baseline=None, order=None):
         h1, h2, how = split_aa(runs[baseline])
         aa = ratio_ci(h1, h2, rng) if h1 else None
         floor = max(abs(aa[1] - 1.0), abs(aa[2] - 1.0)) if aa else None
+        # what an A/A comparison of this many boots a side can resolve,
+        # from the baseline's boot-to-boot spread
+        bl_ = boot_logs(runs[baseline])
+        if len(bl_) >= 2:
+            nb = len(bl_)
+            half = t975(2 * nb - 2) * float(np.std(bl_, ddof=1)) * math.sqrt(2.0 / nb)
+            floor = max(floor or 0.0, math.exp(half) - 1.0)
         row["aa"] = ({"ratio": aa[0], "lo": aa[1], "hi": aa[2], "noise_floor": floor,
                       "split": how} if aa else None)
         for lab in others:
@@ -231,7 +285,8 @@ def markdown(rep, title, plots):
     L.append(f"Baseline: **{base}**. Ratio = median({'|'.join(others) or '-'}) / median({base}), "
              f"95% hierarchical bootstrap interval ({rep['bootstrap']['resamples']} resamples: "
              "boots, then samples within a boot). A/A = the baseline's boots split in two "
-             "interleaved halves; noise floor = the A/A interval's larger distance from 1. "
+             "interleaved halves; noise floor = the larger of the A/A interval's distance from 1 "
+             "and the t half-width an A/A comparison with this many boots would have. "
              "Verdict *better*/*worse* only when the interval excludes 1.0 and the ratio "
              "lies outside the noise floor.")
     L.append("")
@@ -264,7 +319,9 @@ def markdown(rep, title, plots):
             rc = row["ratio"].get(o)
             cells += [fmt(row["median"].get(o)), fmt_ratio(rc), rc["verdict"] if rc else "n/a"]
         aa = row["aa"]
-        cells += [fmt_ratio(aa), f"±{100 * aa['noise_floor']:.1f}%" if aa else "-"]
+        nf = aa["noise_floor"] if aa else None
+        cells += [fmt_ratio(aa), "-" if nf is None else
+                  f"±{100 * nf:.1f}%" if nf < 10 else ">±1000%"]
         L.append("| " + " | ".join(cells) + " |")
     L.append("")
     if others:
@@ -277,7 +334,9 @@ def markdown(rep, title, plots):
         inside = [r for r in rep["rows"] if r["aa"]]
         if inside:
             ok = sum(1 for r in inside if r["aa"]["lo"] <= 1.0 <= r["aa"]["hi"])
-            L.append(f"- A/A ({base} against itself): {ok} of {len(inside)} intervals include 1.0.")
+            L.append(f"- A/A column ({base}'s boots split in two halves): {ok} of {len(inside)} "
+                     "intervals include 1.0. With one boot per half that interval holds only "
+                     "the within-boot variance; the noise floor adds the boot-to-boot spread.")
         L.append("")
     if plots:
         L.append("## Plots")
