@@ -400,7 +400,7 @@ def plot_ratios(rep, path):
     ax.set_xticks(ticks)
     ax.set_xticklabels([f"{t:g}" for t in ticks])
     ax.minorticks_off()
-    ax.set_xlabel(f"ratio of medians vs {base} (log scale) with 95% bootstrap interval\n"
+    ax.set_xlabel(f"ratio of medians vs {base} (log scale) with 95% interval (bootstrap ∪ pooled t)\n"
                   "green = better, red = worse, blue = no difference shown; "
                   "↑/↓: higher/lower is better", fontsize=9)
     ax.grid(axis="x", color="0.9")
