@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the LEAP conformance tests: raw sched_setattr(),
+ * CPU hogs whose CPU time is measured against each other, and the
+ * detection of a LEAP kernel. Every behaviour check compares tasks with
+ * each other (CPU-time shares, orderings), never with the wall clock, so
+ * that it holds under QEMU's software emulation as on real hardware.
+ */
+#ifndef LEAP_UTIL_H
+#define LEAP_UTIL_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#ifndef SCHED_ISO
+#define SCHED_ISO		4
+#endif
+#ifndef SCHED_RESET_ON_FORK
+#define SCHED_RESET_ON_FORK	0x40000000
+#endif
+
+struct leap_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+	uint32_t sched_util_min;
+	uint32_t sched_util_max;
+};
+
+#define LEAP_ATTR_SIZE_VER0	48
+
+static inline int sys_sched_setattr(pid_t pid, void *attr, unsigned int flags)
+{
+	return syscall(SYS_sched_setattr, pid, attr, flags);
+}
+
+static inline int sys_sched_getattr(pid_t pid, void *attr, unsigned int size,
+				    unsigned int flags)
+{
+	return syscall(SYS_sched_getattr, pid, attr, size, flags);
+}
+
+static inline int leap_kernel(void)
+{
+	return access("/proc/sys/kernel/rr_interval", F_OK) == 0;
+}
+
+static inline int online_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	return CPU_COUNT(&set);
+}
+
+/* The n-th CPU this task may run on, or -1. */
+static inline int nth_cpu(int n)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set) && n-- == 0)
+			return cpu;
+	return -1;
+}
+
+static inline int pin_to(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+static inline double now_s(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What a hog is: where it runs, under which policy, for how long. */
+struct hog {
+	int cpu;		/* -1: anywhere */
+	int policy;
+	int prio;		/* FIFO/RR priority */
+	int nice;
+	double seconds;		/* wall time it spins for */
+	/* results */
+	double cpu_time;	/* seconds of CPU it got */
+	int preempted;		/* times it saw a gap of over 1 ms */
+	pid_t pid;
+	int fd;
+};
+
+/*
+ * Start a hog in a child process. It waits on @go (a pipe) so that all
+ * hogs of a test start together, spins for h->seconds of wall time and
+ * writes its CPU time and gap count to its pipe.
+ */
+static inline int hog_start(struct hog *h, int go)
+{
+	int fds[2];
+
+	if (pipe(fds))
+		return -1;
+	h->pid = fork();
+	if (h->pid < 0)
+		return -1;
+	if (h->pid == 0) {
+		struct sched_param sp = { .sched_priority = h->prio };
+		double end, last, t, res[2];
+		char c;
+		int gaps = 0;
+
+		close(fds[0]);
+		if (h->cpu >= 0 && pin_to(0, h->cpu))
+			_exit(2);
+		if (setpriority(PRIO_PROCESS, 0, h->nice))
+			_exit(3);
+		if (sched_setscheduler(0, h->policy, &sp))
+			_exit(4);
+		if (read(go, &c, 1) != 1)
+			_exit(5);
+		last = now_s(CLOCK_MONOTONIC);
+		end = last + h->seconds;
+		do {
+			t = now_s(CLOCK_MONOTONIC);
+			if (t - last > 0.001)
+				gaps++;
+			last = t;
+		} while (t < end);
+		res[0] = now_s(CLOCK_THREAD_CPUTIME_ID);
+		res[1] = gaps;
+		if (write(fds[1], res, sizeof(res)) != sizeof(res))
+			_exit(6);
+		_exit(0);
+	}
+	close(fds[1]);
+	h->fd = fds[0];
+	return 0;
+}
+
+static inline int hog_finish(struct hog *h)
+{
+	double res[2];
+	int status;
+
+	if (read(h->fd, res, sizeof(res)) != sizeof(res))
+		res[0] = res[1] = -1;
+	close(h->fd);
+	if (waitpid(h->pid, &status, 0) != h->pid)
+		return -1;
+	h->cpu_time = res[0];
+	h->preempted = res[1];
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Run n hogs together; returns 0 when every hog ran and reported. */
+static inline int hogs_run(struct hog *h, int n)
+{
+	int go[2], i, bad = 0;
+
+	if (pipe(go))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (hog_start(&h[i], go[0]))
+			return -1;
+	usleep(100000);
+	for (i = 0; i < n; i++)
+		if (write(go[1], "g", 1) != 1)
+			return -1;
+	for (i = 0; i < n; i++)
+		bad |= hog_finish(&h[i]);
+	close(go[0]);
+	close(go[1]);
+	return bad;
+}
+
+#endif /* LEAP_UTIL_H */

@@ -1,0 +1,217 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# LEAP conformance and stress suite: runs inside the guest (or on any
+# machine, as root) against whatever scheduler the kernel has.
+#
+# usage: OUTPUT=<dir with the built tests> run_leap_tests.sh [--quick|--long] [group...]
+#
+# Groups: policy behaviour lifecycle stress hotplug mainline leap.
+# Build the binaries first, on the host: build-host.sh <kernel tree> <dir>.
+# Prints one TAP stream (every check renumbered, "group: name"), scans
+# dmesg after each group for WARNING, BUG, lockdep reports, RCU stalls,
+# hung tasks and soft lockups, writes the TAP to
+# $LEAP_OUT/selftests-<ncpus>.tap when LEAP_OUT is set, ends with
+# "N passed, N failed, N skipped" and exits 1 if anything failed.
+
+mode=quick
+case $1 in
+--quick) shift ;;
+--long) mode=long; shift ;;
+esac
+groups=${*:-policy behaviour lifecycle stress hotplug mainline leap}
+bin=${OUTPUT:-$(dirname "$0")}
+cpus=$(nproc)
+tap=/tmp/leap-selftests.tap
+: >$tap
+n=0 pass=0 fail=0 skip=0
+
+emit() {	# emit ok|fail|skip "name" ["reason"]
+	n=$((n + 1))
+	case $1 in
+	ok) pass=$((pass + 1)); echo "ok $n - $2" ;;
+	skip) skip=$((skip + 1)); echo "ok $n - $2 # SKIP $3" ;;
+	*) fail=$((fail + 1)); echo "not ok $n - $2" ;;
+	esac | tee -a $tap
+}
+
+# Run a kselftest-harness binary; renumber its results into our stream.
+harness() {	# harness group binary [args]
+	g=$1 b=$2
+	shift 2
+	if [ ! -x "$bin/$b" ]; then
+		emit fail "$g: $b is not built (run build-host.sh)"
+		return
+	fi
+	"$bin/$b" "$@" >/tmp/h.out 2>&1
+	rc=$?
+	while IFS= read -r l; do
+		case $l in
+		"ok "*"# SKIP"*)
+			name=${l#ok * }; emit skip "$g: ${name%% # SKIP*}" "${l##*# SKIP }" ;;
+		"ok "*) emit ok "$g: ${l#ok * }" ;;
+		"not ok "*) emit fail "$g: ${l#not ok * }" ;;
+		"#"*) case $l in *Expected*|*TH_LOG*|*:*:*) echo "    $l" ;; esac ;;
+		esac
+	done </tmp/h.out
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' /tmp/h.out; then
+		emit fail "$g: $b exited $rc"
+		tail -5 /tmp/h.out | sed 's/^/    # /'
+	fi
+}
+
+# Run a command as one check, with a time limit.
+check() {	# check name seconds cmd...
+	name=$1 secs=$2
+	shift 2
+	if timeout -k 5 "$secs" "$@" >/tmp/c.out 2>&1; then
+		emit ok "$name"
+	else
+		emit fail "$name (exit $?)"
+		tail -8 /tmp/c.out | sed 's/^/    # /'
+	fi
+}
+
+dmesg_mark=0
+dmesg_check() {	# after a group: any splat since the last check fails it
+	dmesg >/tmp/dmesg.now 2>/dev/null
+	total=$(wc -l </tmp/dmesg.now)
+	tail -n +$((dmesg_mark + 1)) /tmp/dmesg.now >/tmp/dmesg.new
+	dmesg_mark=$total
+	if grep -E 'WARNING:|BUG:|Oops|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|detected stall|blocked for more than|soft lockup|hard LOCKUP|sleeping function called from invalid context|scheduling while atomic|list_(add|del) corruption' \
+		/tmp/dmesg.new >/tmp/dmesg.bad; then
+		emit fail "$1: dmesg has a kernel splat"
+		head -20 /tmp/dmesg.bad | sed 's/^/    # /'
+	else
+		emit ok "$1: dmesg clean"
+	fi
+}
+
+secs() { [ $mode = long ] && echo "$2" || echo "$1"; }
+
+group_policy() { harness policy sched_policy; }
+group_behaviour() { harness behaviour sched_behaviour; }
+group_lifecycle() { harness lifecycle sched_lifecycle; }
+
+group_stress() {
+	t=$(secs 5 60)
+	check "stress: hackbench processes, pipes" 300 hackbench -P -p -g $((cpus * 2)) -l 100
+	check "stress: hackbench threads, sockets" 300 hackbench -T -s 64 -g $((cpus * 2)) -l 100
+	check "stress: pi_stress ${t}s (PI futexes, SCHED_FIFO)" $((t + 120)) \
+		pi_stress --duration "$t" --groups $((cpus > 1 ? cpus : 2)) --quiet
+	check "stress: stress-ng sched/yield/affinity/switch ${t}s" $((t + 120)) \
+		stress-ng --sched "$cpus" --yield "$cpus" --affinity "$cpus" --switch "$cpus" \
+		--timeout "${t}s" --metrics-brief
+	if [ $mode = long ]; then
+		check "stress: stress-ng --class scheduler, 10s each" 1800 \
+			stress-ng --class scheduler --seq "$cpus" --timeout 10s
+	fi
+}
+
+group_hotplug() {
+	last=/sys/devices/system/cpu/cpu$((cpus - 1))/online
+	if [ "$cpus" -lt 2 ] || [ ! -w "$last" ]; then
+		emit skip "hotplug: CPU offline/online" "needs 2 CPUs and CPU hotplug"
+		return
+	fi
+	# A task pinned to a CPU that goes offline carries on elsewhere.
+	taskset -c $((cpus - 1)) sh -c 'while :; do :; done' &
+	hog=$!
+	sleep 0.3
+	before=$(awk '{print $14}' /proc/$hog/stat)
+	echo 0 >"$last"
+	sleep 1
+	after=$(awk '{print $14}' /proc/$hog/stat 2>/dev/null)
+	where=$(awk '{print $39}' /proc/$hog/stat 2>/dev/null)
+	if kill -0 $hog 2>/dev/null && [ "${after:-0}" -gt "$before" ] && [ "$where" != $((cpus - 1)) ]; then
+		emit ok "hotplug: task pinned to an offlined CPU runs on (CPU $where)"
+	else
+		emit fail "hotplug: task pinned to an offlined CPU runs on (utime $before -> $after, cpu $where)"
+	fi
+	echo 1 >"$last"
+	kill $hog
+	wait $hog 2>/dev/null
+
+	# Offline and online every CPU but the boot CPU, under hackbench.
+	hackbench -P -p -g "$cpus" -l 100000 >/dev/null 2>&1 &
+	hb=$!
+	loops=$(secs 3 20) ok=1
+	i=0
+	while [ $i -lt "$loops" ]; do
+		for c in $(seq 1 $((cpus - 1))); do
+			echo 0 >/sys/devices/system/cpu/cpu$c/online || ok=0
+		done
+		[ "$(cat /sys/devices/system/cpu/online)" = 0 ] || ok=0
+		for c in $(seq 1 $((cpus - 1))); do
+			echo 1 >/sys/devices/system/cpu/cpu$c/online || ok=0
+		done
+		[ "$(cat /sys/devices/system/cpu/online)" = "0-$((cpus - 1))" ] || ok=0
+		i=$((i + 1))
+	done
+	kill -0 $hb 2>/dev/null || ok=0
+	kill $hb 2>/dev/null
+	wait $hb 2>/dev/null
+	[ $ok = 1 ] && emit ok "hotplug: $loops offline/online cycles of CPUs 1-$((cpus - 1)) under hackbench" ||
+		emit fail "hotplug: $loops offline/online cycles of CPUs 1-$((cpus - 1)) under hackbench"
+	m=$bin/mainline/cpu-hotplug/cpu-on-off-test.sh
+	if [ -f "$m" ]; then
+		check "hotplug: mainline cpu-on-off-test.sh" 600 sh "$m"
+	else
+		emit skip "hotplug: mainline cpu-on-off-test.sh" "not built"
+	fi
+}
+
+group_mainline() {
+	m=$bin/mainline
+	for t in rseq/basic_test rseq/basic_percpu_ops_test \
+		membarrier/membarrier_test_single_thread membarrier/membarrier_test_multi_thread \
+		futex/functional/futex_wait_timeout futex/functional/futex_wait_wouldblock \
+		futex/functional/futex_requeue_pi futex/functional/futex_wait; do
+		if [ -x "$m/$t" ]; then
+			check "mainline: $t" 300 "$m/$t"
+		else
+			emit skip "mainline: $t" "not built (build-host.sh)"
+		fi
+	done
+}
+
+group_leap() {
+	if [ ! -e /proc/sys/kernel/rr_interval ]; then
+		emit skip "leap: rr_interval/iso_cpu sysctls and debugfs view" "not a LEAP kernel"
+		return
+	fi
+	for f in rr_interval:0 rr_interval:1001 rr_interval:-1 iso_cpu:101 iso_cpu:-1; do
+		s=${f%%:*} v=${f#*:}
+		old=$(cat /proc/sys/kernel/$s)
+		if echo "$v" >/proc/sys/kernel/$s 2>/dev/null; then
+			emit fail "leap: kernel.$s=$v is refused"
+		else
+			[ "$(cat /proc/sys/kernel/$s)" = "$old" ] &&
+				emit ok "leap: kernel.$s=$v is refused, value kept" ||
+				emit fail "leap: kernel.$s=$v changed the value"
+		fi
+	done
+	old=$(cat /proc/sys/kernel/rr_interval)
+	echo 10 >/proc/sys/kernel/rr_interval && [ "$(cat /proc/sys/kernel/rr_interval)" = 10 ] &&
+		emit ok "leap: kernel.rr_interval=10 accepted" || emit fail "leap: kernel.rr_interval=10 accepted"
+	echo "$old" >/proc/sys/kernel/rr_interval
+	if grep -q entries /sys/kernel/debug/sched/leap 2>/dev/null; then
+		emit ok "leap: debugfs sched/leap shows the queue"
+	else
+		emit fail "leap: debugfs sched/leap shows the queue"
+	fi
+}
+
+echo "# LEAP selftests: $(uname -r), $cpus CPUs, $mode, scheduler:" \
+	"$([ -e /proc/sys/kernel/rr_interval ] && echo LEAP || echo EEVDF)"
+dmesg_check boot
+for g in $groups; do
+	start=$(date +%s)
+	echo "# group $g"
+	group_$g
+	dmesg_check "$g"
+	echo "# group $g took $(($(date +%s) - start)) s"
+done
+[ -n "$LEAP_OUT" ] && cp $tap "$LEAP_OUT/selftests-$cpus.tap"
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scheduling policy interface conformance: every policy set and read back
+ * through sched_setscheduler(), sched_setattr() and sched_getattr();
+ * priority ranges; sched_rr_get_interval(); nice and setpriority();
+ * SCHED_RESET_ON_FORK; sched_yield(); and bad input, which must fail with
+ * exactly the errno mainline gives and leave the task as it was.
+ * SCHED_ISO must be refused (EINVAL) by a kernel without LEAP and
+ * accepted, also from an unprivileged user, by LEAP.
+ */
+#include "leap_util.h"
+#include <pwd.h>
+#include "../kselftest_harness.h"
+
+static void reset_normal(void)
+{
+	struct sched_param sp = { 0 };
+
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	setpriority(PRIO_PROCESS, 0, 0);
+}
+
+/* Set @policy/@prio with sched_setscheduler and read it back both ways. */
+static int set_and_check(int policy, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	struct leap_sched_attr a;
+
+	if (sched_setscheduler(0, policy, &sp))
+		return -errno;
+	if (sched_getscheduler(0) != policy)
+		return 1;
+	if (sched_getparam(0, &sp) || sp.sched_priority != prio)
+		return 2;
+	memset(&a, 0, sizeof(a));
+	if (sys_sched_getattr(0, &a, sizeof(a), 0))
+		return 3;
+	if (a.sched_policy != (unsigned int)policy || a.sched_priority != (unsigned int)prio)
+		return 4;
+	return 0;
+}
+
+TEST(set_get_every_policy)
+{
+	ASSERT_EQ(0, set_and_check(SCHED_FIFO, 10));
+	ASSERT_EQ(0, set_and_check(SCHED_RR, 20));
+	ASSERT_EQ(0, set_and_check(SCHED_FIFO, 99));
+	ASSERT_EQ(0, set_and_check(SCHED_RR, 1));
+	ASSERT_EQ(0, set_and_check(SCHED_BATCH, 0));
+	ASSERT_EQ(0, set_and_check(SCHED_IDLE, 0));
+	ASSERT_EQ(0, set_and_check(SCHED_OTHER, 0));
+	reset_normal();
+}
+
+TEST(setattr_getattr)
+{
+	struct leap_sched_attr a = { .size = sizeof(a) }, b;
+
+	a.sched_policy = SCHED_OTHER;
+	a.sched_nice = 7;
+	ASSERT_EQ(0, sys_sched_setattr(0, &a, 0));
+	memset(&b, 0, sizeof(b));
+	ASSERT_EQ(0, sys_sched_getattr(0, &b, sizeof(b), 0));
+	EXPECT_EQ(SCHED_OTHER, b.sched_policy);
+	EXPECT_EQ(7, b.sched_nice);
+	EXPECT_EQ(7, getpriority(PRIO_PROCESS, 0));
+
+	a.sched_policy = SCHED_RR;
+	a.sched_priority = 33;
+	a.sched_nice = 0;
+	ASSERT_EQ(0, sys_sched_setattr(0, &a, 0));
+	ASSERT_EQ(0, sys_sched_getattr(0, &b, sizeof(b), 0));
+	EXPECT_EQ(SCHED_RR, b.sched_policy);
+	EXPECT_EQ(33, b.sched_priority);
+
+	a.sched_policy = SCHED_DEADLINE;
+	a.sched_priority = 0;
+	a.sched_runtime = 2 * 1000 * 1000;
+	a.sched_deadline = 20 * 1000 * 1000;
+	a.sched_period = 20 * 1000 * 1000;
+	ASSERT_EQ(0, sys_sched_setattr(0, &a, 0)) TH_LOG("SCHED_DEADLINE: %s", strerror(errno));
+	ASSERT_EQ(0, sys_sched_getattr(0, &b, sizeof(b), 0));
+	EXPECT_EQ(SCHED_DEADLINE, b.sched_policy);
+	EXPECT_EQ(a.sched_runtime, b.sched_runtime);
+	reset_normal();
+	EXPECT_EQ(SCHED_OTHER, sched_getscheduler(0));
+}
+
+TEST(priority_ranges)
+{
+	EXPECT_EQ(1, sched_get_priority_min(SCHED_FIFO));
+	EXPECT_EQ(99, sched_get_priority_max(SCHED_FIFO));
+	EXPECT_EQ(1, sched_get_priority_min(SCHED_RR));
+	EXPECT_EQ(99, sched_get_priority_max(SCHED_RR));
+	EXPECT_EQ(0, sched_get_priority_min(SCHED_OTHER));
+	EXPECT_EQ(0, sched_get_priority_max(SCHED_OTHER));
+	EXPECT_EQ(0, sched_get_priority_max(SCHED_BATCH));
+	EXPECT_EQ(0, sched_get_priority_max(SCHED_IDLE));
+	EXPECT_EQ(0, sched_get_priority_max(SCHED_DEADLINE));
+	errno = 0;
+	EXPECT_EQ(-1, sched_get_priority_max(12345));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, sched_get_priority_min(-1));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST(rr_get_interval)
+{
+	struct sched_param sp = { .sched_priority = 5 };
+	struct timespec ts;
+
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_RR, &sp));
+	ASSERT_EQ(0, sched_rr_get_interval(0, &ts));
+	EXPECT_TRUE(ts.tv_sec > 0 || ts.tv_nsec > 0);
+	EXPECT_LT(ts.tv_sec, 2);
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &sp));
+	ASSERT_EQ(0, sched_rr_get_interval(0, &ts));
+	EXPECT_EQ(0, ts.tv_sec);
+	EXPECT_EQ(0, ts.tv_nsec);
+	reset_normal();
+	errno = 0;
+	EXPECT_EQ(-1, sched_rr_get_interval(-1, &ts));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST(nice_and_setpriority)
+{
+	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, 3));
+	EXPECT_EQ(3, getpriority(PRIO_PROCESS, 0));
+	errno = 0;
+	EXPECT_EQ(5, nice(2));
+	EXPECT_EQ(0, errno);
+	/* Out of range values are clamped, as POSIX allows. */
+	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, 40));
+	EXPECT_EQ(19, getpriority(PRIO_PROCESS, 0));
+	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, -40));
+	EXPECT_EQ(-20, getpriority(PRIO_PROCESS, 0));
+	reset_normal();
+}
+
+TEST(reset_on_fork)
+{
+	struct sched_param sp = { .sched_priority = 10 };
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, -5));
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp));
+	EXPECT_EQ(SCHED_FIFO | SCHED_RESET_ON_FORK, sched_getscheduler(0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (sched_getscheduler(0) != SCHED_OTHER)
+			_exit(1);
+		if (getpriority(PRIO_PROCESS, 0) != 0)
+			_exit(2);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("child kept policy (1) or nice (2)");
+	reset_normal();
+}
+
+TEST(yield)
+{
+	int i;
+
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ(0, sched_yield());
+}
+
+/* The task's policy and priority, to check that a failed call changed nothing. */
+static int policy_now(int *prio)
+{
+	struct sched_param sp;
+
+	sched_getparam(0, &sp);
+	*prio = sp.sched_priority;
+	return sched_getscheduler(0);
+}
+
+#define EXPECT_ERRNO(err, call) do {					\
+	errno = 0;							\
+	EXPECT_EQ(-1, (call));						\
+	EXPECT_EQ(err, errno) TH_LOG(#call ": errno %d (%s), wanted %d",\
+				     errno, strerror(errno), err);	\
+} while (0)
+
+TEST(bad_input_errno)
+{
+	struct sched_param sp = { .sched_priority = 10 }, bad;
+	struct leap_sched_attr a = { .size = sizeof(a) };
+	int prio, pol;
+
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_RR, &sp));
+
+	bad.sched_priority = 0;
+	EXPECT_ERRNO(EINVAL, sched_setscheduler(0, 12345, &bad));
+	EXPECT_ERRNO(EINVAL, sched_setscheduler(0, -2, &bad));
+	bad.sched_priority = 0;
+	EXPECT_ERRNO(EINVAL, sched_setscheduler(0, SCHED_FIFO, &bad));
+	bad.sched_priority = 100;
+	EXPECT_ERRNO(EINVAL, sched_setscheduler(0, SCHED_RR, &bad));
+	bad.sched_priority = 5;
+	EXPECT_ERRNO(EINVAL, sched_setscheduler(0, SCHED_OTHER, &bad));
+	EXPECT_ERRNO(EINVAL, sched_setscheduler(0, SCHED_BATCH, &bad));
+	EXPECT_ERRNO(EINVAL, sched_setscheduler(-1, SCHED_OTHER, &sp));
+	bad.sched_priority = 0;
+	EXPECT_ERRNO(ESRCH, sched_setscheduler(0x3fffffff, SCHED_OTHER, &bad));
+	EXPECT_ERRNO(ESRCH, sched_getscheduler(0x3fffffff));
+	EXPECT_ERRNO(EINVAL, sched_getscheduler(-1));
+	EXPECT_ERRNO(EINVAL, sched_setscheduler(0, SCHED_OTHER, NULL));
+	EXPECT_ERRNO(EINVAL, sched_getparam(0, NULL));
+	EXPECT_ERRNO(EINVAL, sched_setparam(0, NULL));
+	EXPECT_ERRNO(EFAULT, sched_rr_get_interval(0, NULL));
+
+	/* sched_setattr / sched_getattr */
+	EXPECT_ERRNO(EINVAL, sys_sched_setattr(0, NULL, 0));
+	EXPECT_ERRNO(EINVAL, sys_sched_getattr(0, NULL, sizeof(a), 0));
+	a.size = 1;
+	a.sched_policy = SCHED_OTHER;
+	EXPECT_ERRNO(E2BIG, sys_sched_setattr(0, &a, 0));
+	EXPECT_EQ(sizeof(a), a.size) TH_LOG("kernel reports its attr size");
+	a.size = sizeof(a);
+	EXPECT_ERRNO(EINVAL, sys_sched_setattr(0, &a, 1));
+	EXPECT_ERRNO(EINVAL, sys_sched_getattr(0, &a, 1, 0));
+	EXPECT_ERRNO(EINVAL, sys_sched_getattr(0, &a, sizeof(a), 1));
+	a.sched_policy = 12345;
+	EXPECT_ERRNO(EINVAL, sys_sched_setattr(0, &a, 0));
+	a.sched_policy = SCHED_FIFO;
+	a.sched_priority = 100;
+	EXPECT_ERRNO(EINVAL, sys_sched_setattr(0, &a, 0));
+	a.sched_policy = SCHED_OTHER;
+	a.sched_priority = 0;
+	a.sched_flags = 0x80000000ULL;
+	EXPECT_ERRNO(EINVAL, sys_sched_setattr(0, &a, 0));
+
+	/* Nothing changed. */
+	pol = policy_now(&prio);
+	EXPECT_EQ(SCHED_RR, pol);
+	EXPECT_EQ(10, prio);
+	reset_normal();
+}
+
+TEST(affinity_without_online_cpu)
+{
+	cpu_set_t before, set, after;
+	int cpu;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(before), &before));
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (!CPU_ISSET(cpu, &before) && cpu >= sysconf(_SC_NPROCESSORS_CONF))
+			break;
+	ASSERT_LT(cpu, CPU_SETSIZE);
+	CPU_SET(cpu, &set);
+	EXPECT_ERRNO(EINVAL, sched_setaffinity(0, sizeof(set), &set));
+	CPU_ZERO(&set);
+	EXPECT_ERRNO(EINVAL, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(after), &after));
+	EXPECT_TRUE(CPU_EQUAL(&before, &after));
+}
+
+/* Run @fn as user nobody with RLIMIT_RTPRIO @rtprio; return its exit code. */
+static int as_nobody(int rtprio, int (*fn)(void))
+{
+	struct rlimit rl = { rtprio, rtprio };
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (setrlimit(RLIMIT_RTPRIO, &rl))
+			_exit(100);
+		if (setgid(65534) || setuid(65534))
+			_exit(101);
+		_exit(fn());
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static int unpriv_fifo_denied(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) == 0)
+		return 1;
+	if (errno != EPERM)
+		return 2;
+	if (sched_getscheduler(0) != SCHED_OTHER)
+		return 3;
+	errno = 0;
+	if (setpriority(PRIO_PROCESS, 0, -5) == 0 || errno != EACCES)
+		return 4;
+	return 0;
+}
+
+static int unpriv_fifo_within_rlimit(void)
+{
+	struct sched_param sp = { .sched_priority = 5 };
+
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		return 1;
+	sp.sched_priority = 20;
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) == 0 || errno != EPERM)
+		return 2;
+	return 0;
+}
+
+TEST(unprivileged_rt)
+{
+	EXPECT_EQ(0, as_nobody(0, unpriv_fifo_denied))
+		TH_LOG("1: FIFO allowed, 2: wrong errno, 3: policy changed, 4: nice -5 allowed");
+	EXPECT_EQ(0, as_nobody(10, unpriv_fifo_within_rlimit))
+		TH_LOG("1: FIFO 5 refused under RLIMIT_RTPRIO 10, 2: FIFO 20 allowed");
+}
+
+static int unpriv_iso(void)
+{
+	struct sched_param sp = { 0 };
+
+	if (sched_setscheduler(0, SCHED_ISO, &sp))
+		return 1;
+	return sched_getscheduler(0) == SCHED_ISO ? 0 : 2;
+}
+
+TEST(sched_iso)
+{
+	struct sched_param sp = { 0 };
+
+	if (!leap_kernel()) {
+		/* Mainline reserves policy 4: it must be refused. */
+		EXPECT_ERRNO(EINVAL, sched_setscheduler(0, SCHED_ISO, &sp));
+		EXPECT_EQ(SCHED_OTHER, sched_getscheduler(0));
+		return;
+	}
+	EXPECT_EQ(0, as_nobody(0, unpriv_iso)) TH_LOG("unprivileged SCHED_ISO refused");
+}
+
+TEST_HARNESS_MAIN
