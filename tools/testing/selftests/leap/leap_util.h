@@ -118,9 +118,10 @@ struct hog {
 };
 
 /*
- * Start a hog in a child process. It waits on @go (a pipe) so that all
- * hogs of a test start together, spins for h->seconds of wall time and
- * writes its CPU time and gap count to its pipe.
+ * Start a hog in a child process. It waits on @go (a pipe) for the common
+ * end time (CLOCK_MONOTONIC) of all hogs of a test, spins until then and
+ * writes its CPU time and gap count to its pipe. A hog that gets the CPU
+ * late spins for less time: the window is the same for every hog.
  */
 static inline int hog_start(struct hog *h, int go)
 {
@@ -134,7 +135,6 @@ static inline int hog_start(struct hog *h, int go)
 	if (h->pid == 0) {
 		struct sched_param sp = { .sched_priority = h->prio };
 		double end, last, t, res[2];
-		char c;
 		int gaps = 0;
 
 		close(fds[0]);
@@ -144,10 +144,9 @@ static inline int hog_start(struct hog *h, int go)
 			_exit(3);
 		if (sched_setscheduler(0, h->policy, &sp))
 			_exit(4);
-		if (read(go, &c, 1) != 1)
+		if (read(go, &end, sizeof(end)) != sizeof(end))
 			_exit(5);
 		last = now_s(CLOCK_MONOTONIC);
-		end = last + h->seconds;
 		do {
 			t = now_s(CLOCK_MONOTONIC);
 			if (t - last > 0.001)
@@ -183,6 +182,7 @@ static inline int hog_finish(struct hog *h)
 /* Run n hogs together; returns 0 when every hog ran and reported. */
 static inline int hogs_run(struct hog *h, int n)
 {
+	double end, secs = 0;
 	int go[2], i, bad = 0;
 
 	if (pipe(go))
@@ -192,7 +192,11 @@ static inline int hogs_run(struct hog *h, int n)
 			return -1;
 	usleep(100000);
 	for (i = 0; i < n; i++)
-		if (write(go[1], "g", 1) != 1)
+		if (h[i].seconds > secs)
+			secs = h[i].seconds;
+	end = now_s(CLOCK_MONOTONIC) + 0.05 + secs;
+	for (i = 0; i < n; i++)
+		if (write(go[1], &end, sizeof(end)) != sizeof(end))
 			return -1;
 	for (i = 0; i < n; i++)
 		bad |= hog_finish(&h[i]);

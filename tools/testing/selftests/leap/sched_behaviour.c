@@ -128,6 +128,7 @@ TEST(affinity_change_moves_running_task)
 {
 	struct hog h = normal_hog(-1, 0);
 	int go[2], i, moved = 0;
+	double t0;
 	cpu_set_t set;
 
 	if (online_cpus() < 2)
@@ -136,7 +137,8 @@ TEST(affinity_change_moves_running_task)
 	h.seconds = 2 * SPIN;
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, hog_start(&h, go[0]));
-	ASSERT_EQ(1, write(go[1], "g", 1));
+	t0 = now_s(CLOCK_MONOTONIC) + h.seconds;
+	ASSERT_EQ(sizeof(t0), write(go[1], &t0, sizeof(t0)));
 	usleep(200000);
 	/* Move the running hog to the last CPU; /proc says where it runs. */
 	ASSERT_EQ(0, pin_to(h.pid, nth_cpu(online_cpus() - 1)));

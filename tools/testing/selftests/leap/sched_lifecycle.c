@@ -158,7 +158,7 @@ TEST(futex_wait_wake)
 	pthread_t t;
 	int i;
 
-	handoffs = 2000;
+	handoffs = 500;
 	atomic_store(&futex_word, 0);
 	ASSERT_EQ(0, pthread_create(&t, NULL, futex_peer, NULL));
 	for (i = 0; i < handoffs; i++) {
