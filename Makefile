@@ -33,7 +33,7 @@ IMAGE = $(BUILD)/obj/$(1)$(if $(filter 1,$(KASAN)),-kasan)/arch/x86/boot/bzImage
 endif
 
 .PHONY: help deps source tree kernel stock boot run test check-quick \
-	test-stock test-long patch bench bench-quick clean distclean
+	test-stock test-long patch bench bench-quick bench-aa clean distclean
 
 help:
 	@echo 'LEAP workbench. Main commands:'
@@ -50,7 +50,8 @@ help:
 	@echo '  make test-stock   the conformance suite on stock EEVDF'
 	@echo '  make test-long    8 CPUs, longer stress'
 	@echo '  make patch        out/leap-6.12.patch and out/series/ for your own tree'
-	@echo '  make bench        A/B benchmark, LEAP vs EEVDF (bench-quick: short)'
+	@echo '  make bench        A/B benchmark, LEAP vs EEVDF (bench-quick: short; bench-aa: stock vs stock)'
+	@echo '                    perf-flavour kernels; PEERS="name=/path/to.patch[:fragment] ..." adds peers'
 
 deps:
 	@$(WB)/deps
@@ -91,8 +92,8 @@ test-long: deps
 patch: tree
 	@$(WB)/export-patch
 
-bench bench-quick: deps
-	@$(WB)/bench $@
+bench bench-quick bench-aa: deps
+	@FLAVOR=$(if $(filter command line environment,$(origin FLAVOR)),$(FLAVOR),perf) $(WB)/bench $@
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/stage $(BUILD)/export $(OUTDIR)
