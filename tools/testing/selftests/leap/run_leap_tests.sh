@@ -101,7 +101,7 @@ group_stress() {
 	check "stress: hackbench processes, pipes" 300 hackbench -P -p -g $((cpus * 2)) -l 100
 	check "stress: hackbench threads, sockets" 300 hackbench -T -s 64 -g $((cpus * 2)) -l 100
 	check "stress: pi_stress ${t}s (PI futexes, SCHED_FIFO)" $((t + 120)) \
-		pi_stress --duration "$t" --groups $((cpus > 1 ? cpus : 2)) --quiet
+		pi_stress --duration "$t" --groups "$cpus" --quiet
 	check "stress: stress-ng sched/yield/affinity/switch ${t}s" $((t + 120)) \
 		stress-ng --schedpolicy "$cpus" --yield "$cpus" --affinity "$cpus" --switch "$cpus" \
 		--timeout "${t}s" --metrics-brief
