@@ -131,9 +131,12 @@ static int handoffs;
 
 static void futex_wait_for(int val)
 {
-	while (atomic_load(&futex_word) != val)
-		syscall(SYS_futex, &futex_word, FUTEX_WAIT_PRIVATE,
-			atomic_load(&futex_word), NULL, NULL, 0);
+	int cur;
+
+	/* Sleep only on the value just seen to differ from @val. */
+	while ((cur = atomic_load(&futex_word)) != val)
+		syscall(SYS_futex, &futex_word, FUTEX_WAIT_PRIVATE, cur,
+			NULL, NULL, 0);
 }
 
 static void futex_set(int val)
