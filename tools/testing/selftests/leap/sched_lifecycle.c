@@ -13,9 +13,18 @@
 #include <linux/futex.h>
 #include "../kselftest_harness.h"
 
+/* Reap @pid; 1 if it exited normally with @code. */
+static int reaped_with(pid_t pid, int code)
+{
+	int status;
+
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       WEXITSTATUS(status) == code;
+}
+
 TEST(fork_exit_storm)
 {
-	int i, ok = 0, status;
+	int i, ok = 0;
 	pid_t pid;
 
 	for (i = 0; i < 300; i++) {
@@ -23,9 +32,7 @@ TEST(fork_exit_storm)
 		ASSERT_LE(0, pid);
 		if (pid == 0)
 			_exit(i & 0x7f);
-		if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-		    WEXITSTATUS(status) == (i & 0x7f))
-			ok++;
+		ok += reaped_with(pid, i & 0x7f);
 	}
 	EXPECT_EQ(300, ok);
 }
@@ -33,7 +40,7 @@ TEST(fork_exit_storm)
 TEST(fork_wide)
 {
 	pid_t pids[64];
-	int i, ok = 0, status;
+	int i, ok = 0;
 
 	for (i = 0; i < 64; i++) {
 		pids[i] = fork();
@@ -44,15 +51,13 @@ TEST(fork_wide)
 		}
 	}
 	for (i = 0; i < 64; i++)
-		if (waitpid(pids[i], &status, 0) == pids[i] &&
-		    WIFEXITED(status) && WEXITSTATUS(status) == 7)
-			ok++;
+		ok += reaped_with(pids[i], 7);
 	EXPECT_EQ(64, ok);
 }
 
 TEST(fork_exec_storm)
 {
-	int i, ok = 0, status;
+	int i, ok = 0;
 	pid_t pid;
 
 	for (i = 0; i < 40; i++) {
@@ -62,9 +67,7 @@ TEST(fork_exec_storm)
 			execl("/bin/true", "true", (char *)NULL);
 			_exit(127);
 		}
-		if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-		    WEXITSTATUS(status) == 0)
-			ok++;
+		ok += reaped_with(pid, 0);
 	}
 	EXPECT_EQ(40, ok);
 }
