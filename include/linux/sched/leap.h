@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * LEAP scheduler: the per-task state, embedded in struct task_struct.
+ *
+ * LEAP (kernel/sched/leap.c) keeps every runnable task it owns, except
+ * the ones running, in one global skip list ordered by a 64-bit key.
+ * The list node lives here, in the task, so that queueing a task never
+ * allocates. A task is on the list iff skiplist_node_queued(&leap.node).
+ *
+ * Cost: O(1) to initialise.
+ *
+ * Locking: every field is read and written under LEAP's global runqueue
+ * lock (leap_rq_lock, which every rq lock is under CONFIG_SCHED_LEAP),
+ * except at fork, before the task is visible to the scheduler.
+ */
+#ifndef _LINUX_SCHED_LEAP_H
+#define _LINUX_SCHED_LEAP_H
+
+#ifdef CONFIG_SCHED_LEAP
+
+#include <linux/cache.h>
+#include <linux/skiplist.h>
+#include <linux/types.h>
+
+/**
+ * struct sched_leap_entity - a task's LEAP state
+ * @node:	the task's node on the global run list; starts a cache line,
+ *		so that a search or delete touches one line for most nodes
+ * @deadline:	virtual deadline, in LEAP's nanosecond clock
+ * @time_slice:	what is left of the task's slice, in ns
+ * @prio:	the task's prio when @deadline was set; a different prio
+ *		at the next enqueue renews the deadline
+ * @on_rq:	the task is runnable and accounted to task_cpu()'s rq
+ *		(queued on the list, or running)
+ */
+struct sched_leap_entity {
+	struct skiplist_node	node ____cacheline_aligned;
+	u64			deadline;
+	s64			time_slice;
+	int			prio;
+	bool			on_rq;
+};
+
+/**
+ * init_leap_entity - initialise a task's LEAP state as not runnable
+ * @le:	the task's entity
+ *
+ * Called by __sched_fork(): the child's copy of the parent's node must
+ * not look queued. The slice and the deadline are set when the task
+ * joins the LEAP class (leap.c: task_fork, switched_to).
+ */
+static inline void init_leap_entity(struct sched_leap_entity *le)
+{
+	skiplist_node_init(&le->node);
+	le->deadline = 0;
+	le->time_slice = 0;
+	le->prio = -1;
+	le->on_rq = false;
+}
+
+#endif /* CONFIG_SCHED_LEAP */
+#endif /* _LINUX_SCHED_LEAP_H */

@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * LEAP: a BFS-style scheduling class with one global runqueue.
+ *
+ * LEAP owns every SCHED_NORMAL, SCHED_BATCH and SCHED_IDLE task from fork
+ * on, in place of the fair class, which stays built but never owns a
+ * task (its balancing is switched off in core.c and sched.h). Every task
+ * that is runnable and not running is on one skip list, ordered by one
+ * 64-bit key (kernel/sched/leap.h): the virtual deadline, BFS style.
+ *
+ *  - pick: the first task on level 0 that may run on this CPU. A task
+ *    preempted here with slice left is "sticky": it is queued with its
+ *    key pushed back, so other CPUs prefer other work, while this CPU
+ *    compares it by its real key. The running task is not on the list;
+ *    its key is kept per CPU (leap_rq.curr_key) for preemption.
+ *  - wakeup: the task goes to the best idle CPU it may use, ranked by
+ *    cache distance from where it last ran; with none idle, the CPU
+ *    running the latest key is preempted if the new key is earlier.
+ *  - no load balancer: a global queue has nothing to balance.
+ *
+ * A task is accounted (rq->nr_running, loadavg, PSI, sched_info) to
+ * task_cpu()'s rq whether queued or running. A CPU that picks a task
+ * accounted elsewhere moves the accounting with deactivate_task(),
+ * set_task_cpu() and activate_task() inside one critical section, so
+ * core's invariants (TASK_ON_RQ_MIGRATING never seen unlocked, PSI
+ * state per CPU) hold as they do for rt's pull.
+ *
+ * Cost: enqueue O(log n), n = queued tasks; dequeue O(1) expected
+ * (O(level of the node)); pick O(1) when the first task may run here,
+ * else O(k) for k tasks skipped; wakeup placement O(number of CPUs).
+ * Nothing allocates on enqueue, dequeue or pick: the list node is in
+ * task_struct.
+ *
+ * Locking: one raw spinlock, leap_rq_lock, is every rq's lock
+ * (rq_lockp(), sched.h). It protects the list, niffies, and every
+ * struct leap_rq and sched_leap_entity. Class hooks are called with it
+ * held and never drop it; they never take another rq lock, wake a task
+ * or sleep. select_task_rq reads curr_key and idle state without it, as
+ * hints that the enqueue under the lock then corrects.
+ *
+ * Copyright (C) 2026 LEAP developers
+ */
+#include <linux/debugfs.h>
+#include <linux/kthread.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+
+#include <linux/mmu_context.h>
+#include <linux/cpumask_api.h>
+#include <linux/spinlock_api.h>
+
+#include "sched.h"
+
+/* The lock of every runqueue (see rq_lockp()); static, from boot on. */
+DEFINE_RAW_SPINLOCK(leap_rq_lock);
+
+/*
+ * prio_ratio: 128 for nice -20, then 10% more a nice level, rounded
+ * down at each step. Index nice + 20.
+ */
+const u16 leap_prio_ratios[NICE_WIDTH] = {
+	 128,  140,  154,  169,  185,  203,  223,  245,  269,  295,
+	 324,  356,  391,  430,  473,  520,  572,  629,  691,  760,
+	 836,  919, 1010, 1111, 1222, 1344, 1478, 1625, 1787, 1965,
+	2161, 2377, 2614, 2875, 3162, 3478, 3825, 4207, 4627, 5089,
+};
+
+/* kernel.rr_interval, in ms. */
+static int sysctl_leap_rr_interval = LEAP_RR_INTERVAL_DEF;
+
+/**
+ * struct leap_queue - the global runqueue
+ * @list:	runnable, not running LEAP tasks, by key
+ * @niffies:	LEAP's clock: the latest rq clock seen, ns, monotonic
+ * @rand:	state for the skip list's level choice
+ */
+static struct leap_queue {
+	struct skiplist	list;
+	u64		niffies;
+	u64		rand;
+} leap_q;
+
+static inline struct task_struct *leap_task_of(const struct skiplist_node *node)
+{
+	return skiplist_entry(node, struct task_struct, leap.node);
+}
+
+static inline unsigned int leap_rr_ms(void)
+{
+	return READ_ONCE(sysctl_leap_rr_interval);
+}
+
+static inline bool leap_queued(struct task_struct *p)
+{
+	return skiplist_node_queued(&p->leap.node);
+}
+
+/* Advance niffies to @rq's clock (which the caller has updated). */
+static u64 leap_clock(struct rq *rq)
+{
+	u64 now = rq_clock(rq);
+
+	if (now > leap_q.niffies)
+		leap_q.niffies = now;
+	return leap_q.niffies;
+}
+
+static inline u64 leap_task_key(struct task_struct *p)
+{
+	return leap_key(p->policy, p->leap.deadline);
+}
+
+/* A new deadline from now, for the task's current prio. */
+static void leap_new_deadline(struct task_struct *p, u64 now)
+{
+	p->leap.deadline = now + leap_deadline_span(p->prio, leap_rr_ms());
+	p->leap.prio = p->prio;
+}
+
+/* A full slice and a new deadline: the slice ran out. */
+static void leap_renew(struct task_struct *p, u64 now)
+{
+	p->leap.time_slice = (s64)leap_rr_ms() * NSEC_PER_MSEC;
+	leap_new_deadline(p, now);
+}
+
+static void leap_insert(struct task_struct *p, u64 key)
+{
+	skiplist_insert(&leap_q.list, &p->leap.node, key,
+			skiplist_rand_next(&leap_q.rand));
+}
+
+static void leap_unlink(struct task_struct *p)
+{
+	if (leap_queued(p))
+		skiplist_del(&leap_q.list, &p->leap.node);
+}
+
+/*
+ * May @p run on @cpu now? The same rules as core's is_cpu_allowed(), plus
+ * a migration-disabled task only where it is: set_task_cpu() must never
+ * move it.
+ */
+static bool leap_cpu_allowed(struct task_struct *p, int cpu)
+{
+	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
+		return false;
+	if (is_migration_disabled(p))
+		return task_cpu(p) == cpu && cpu_online(cpu);
+	if (!(p->flags & PF_KTHREAD))
+		return cpu_active(cpu);
+	if (kthread_is_per_cpu(p))
+		return cpu_online(cpu);
+	if (cpu_dying(cpu))
+		return false;
+	return cpu_online(cpu);
+}
+
+/* 0 same CPU, 1 SMT sibling, 2 shared LLC, 3 same node, 4 other. */
+static int leap_cpu_distance(int from, int to)
+{
+	if (from == to)
+		return 0;
+#ifdef CONFIG_SCHED_SMT
+	if (cpumask_test_cpu(to, cpu_smt_mask(from)))
+		return 1;
+#endif
+	if (cpus_share_cache(from, to))
+		return 2;
+	if (cpu_to_node(from) == cpu_to_node(to))
+		return 3;
+	return 4;
+}
+
+/* Move @p's accounting from @src to @dst; @p stays runnable, not running. */
+static void leap_move(struct task_struct *p, struct rq *src, struct rq *dst,
+		      int enqueue_flags)
+{
+	deactivate_task(src, p, 0);
+	set_task_cpu(p, cpu_of(dst));
+	activate_task(dst, p, enqueue_flags);
+	/*
+	 * A CPU going down waits for its nr_running to drop; only its own
+	 * schedule() notices (balance_push()). Make it look.
+	 */
+	if (unlikely(!cpu_active(cpu_of(src))) && src != this_rq())
+		resched_curr(src);
+}
+
+/*
+ * @p has just been queued: find it a CPU, under the lock, so that no
+ * queued task waits while a CPU it may use idles. Prefer an idle CPU
+ * close to where @p last ran; else, if @preempt and @p is NORMAL (BATCH
+ * and IDLE never preempt), the CPU running the latest key, if later
+ * than @p's.
+ * A CPU with a reschedule already pending is left out: it will pick the
+ * best task anyway, and a second task needs a second CPU.
+ */
+static void leap_find_cpu(struct task_struct *p, bool preempt)
+{
+	int from = task_cpu(p), idle = -1, victim = -1, best = INT_MAX, cpu;
+	u64 key = leap_task_key(p), latest = key;
+
+	preempt = preempt && p->policy == SCHED_NORMAL;
+
+	for_each_cpu(cpu, p->cpus_ptr) {
+		struct rq *rq = cpu_rq(cpu);
+		int d;
+
+		if (!leap_cpu_allowed(p, cpu) || test_tsk_need_resched(rq->curr))
+			continue;
+		if (rq->curr == rq->idle) {
+			d = leap_cpu_distance(from, cpu);
+			if (d < best) {
+				best = d;
+				idle = cpu;
+				if (!d)
+					break;
+			}
+		} else if (preempt && rq->leap.curr && rq->leap.curr_key > latest) {
+			latest = rq->leap.curr_key;
+			victim = cpu;
+		}
+	}
+	if (idle >= 0)
+		resched_curr(cpu_rq(idle));
+	else if (victim >= 0)
+		resched_curr(cpu_rq(victim));
+}
+
+/*
+ * Charge the running task for the time since the last update. Return
+ * true if its slice ran out, and so it got a new one and a later deadline.
+ */
+static bool leap_charge(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+	s64 delta;
+
+	if (curr->sched_class != &leap_sched_class)
+		return false;
+	delta = update_curr_common(rq);
+	if (delta <= 0)
+		return false;
+	curr->leap.time_slice -= delta;
+	if (curr->leap.time_slice >= LEAP_RESCHED_NS)
+		return false;
+	leap_renew(curr, leap_clock(rq));
+	if (rq->leap.curr == curr)
+		rq->leap.curr_key = leap_task_key(curr);
+	return true;
+}
+
+/* Charge the running task; at the end of its slice, let the pick decide. */
+static void leap_update_curr(struct rq *rq)
+{
+	if (leap_charge(rq) && !skiplist_empty(&leap_q.list))
+		resched_curr(rq);
+}
+
+static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
+{
+	u64 now = leap_clock(rq);
+
+	SCHED_WARN_ON(p->leap.on_rq || leap_queued(p));
+	if (p->leap.time_slice < LEAP_RESCHED_NS)
+		leap_renew(p, now);
+	else if (p->leap.prio != p->prio)
+		leap_new_deadline(p, now);
+
+	p->leap.on_rq = true;
+	rq->leap.nr_running++;
+	add_nr_running(rq, 1);
+	leap_insert(p, leap_task_key(p));
+
+	if (flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL))
+		leap_find_cpu(p, true);
+	cpufreq_update_util(rq, 0);
+}
+
+static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
+{
+	SCHED_WARN_ON(!p->leap.on_rq);
+	leap_unlink(p);
+	if (rq->leap.sticky == p)
+		rq->leap.sticky = NULL;
+	/* BATCH: a new deadline at every deschedule. */
+	if ((flags & DEQUEUE_SLEEP) && p->policy == SCHED_BATCH)
+		leap_new_deadline(p, leap_q.niffies);
+
+	p->leap.on_rq = false;
+	SCHED_WARN_ON(!rq->leap.nr_running);
+	rq->leap.nr_running--;
+	sub_nr_running(rq, 1);
+	return true;
+}
+
+/* sched_yield(): behind every task with a deadline before a fresh one. */
+static void yield_task_leap(struct rq *rq)
+{
+	struct task_struct *curr = rq->curr;
+
+	leap_charge(rq);
+	leap_renew(curr, leap_clock(rq));
+	rq->leap.curr_key = leap_task_key(curr);
+}
+
+/* Preemption is decided globally when the task is queued (leap_find_cpu). */
+static void wakeup_preempt_leap(struct rq *rq, struct task_struct *p, int flags)
+{
+}
+
+struct leap_pick {
+	int cpu;
+};
+
+static bool leap_pick_ok(const struct skiplist_node *node, void *arg)
+{
+	struct leap_pick *lp = arg;
+
+	return leap_cpu_allowed(leap_task_of(node), lp->cpu);
+}
+
+static struct task_struct *pick_task_leap(struct rq *rq)
+{
+	struct leap_pick lp = { .cpu = cpu_of(rq) };
+	struct task_struct *next = NULL, *sticky = rq->leap.sticky;
+	struct task_struct *curr = rq->leap.curr;
+	struct skiplist_node *node;
+	u64 key = ~0ULL;
+
+	node = skiplist_find_first(&leap_q.list, leap_pick_ok, &lp);
+	if (node) {
+		next = leap_task_of(node);
+		key = node->key;
+	}
+	/* This CPU's sticky task competes with its real key. */
+	if (sticky && sticky != next && leap_cpu_allowed(sticky, lp.cpu) &&
+	    leap_task_key(sticky) < key) {
+		next = sticky;
+		key = leap_task_key(sticky);
+	}
+	/* The running task, if still runnable, is not on the list. */
+	if (curr && curr->leap.on_rq && leap_cpu_allowed(curr, lp.cpu) &&
+	    leap_task_key(curr) <= key)
+		return curr;
+	if (next && task_cpu(next) != lp.cpu)
+		leap_move(next, task_rq(next), rq, ENQUEUE_NOCLOCK);
+	return next;
+}
+
+static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
+			       struct task_struct *next)
+{
+	u64 key;
+
+	leap_charge(rq);
+	rq->leap.curr = NULL;
+	rq->leap.curr_key = 0;
+	if (!p->leap.on_rq || leap_queued(p))
+		return;
+
+	/* Preempted, still runnable: back on the list. */
+	if (p->policy == SCHED_BATCH)
+		leap_new_deadline(p, leap_clock(rq));
+	key = leap_task_key(p);
+	if (p->policy == SCHED_NORMAL && cpu_active(cpu_of(rq))) {
+		struct task_struct *old = rq->leap.sticky;
+
+		/* One sticky task a CPU: the previous one gets its key back. */
+		if (old && leap_queued(old)) {
+			leap_unlink(old);
+			leap_insert(old, leap_task_key(old));
+		}
+		rq->leap.sticky = p;
+		key = leap_sticky_key(key, leap_rr_ms());
+	}
+	leap_insert(p, key);
+
+	if (unlikely(!cpu_active(cpu_of(rq))) && !kthread_is_per_cpu(p) &&
+	    !is_migration_disabled(p)) {
+		int dst = cpumask_any_and(p->cpus_ptr, cpu_active_mask);
+
+		if (dst < nr_cpu_ids)
+			leap_move(p, rq, cpu_rq(dst), 0);
+	}
+	/* An idle CPU may take it; preempting another would only bounce it. */
+	leap_find_cpu(p, false);
+}
+
+static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
+{
+	leap_unlink(p);
+	if (rq->leap.sticky == p)
+		rq->leap.sticky = NULL;
+	rq->leap.curr = p;
+	rq->leap.curr_key = leap_task_key(p);
+	p->se.exec_start = rq_clock_task(rq);
+}
+
+/*
+ * Where should @p wake? Called without the lock: every read is a hint.
+ * The best idle CPU by cache distance from @prev_cpu; else the CPU
+ * running the latest key, if later than @p's; else @prev_cpu. Core
+ * falls back if the answer is no longer allowed.
+ */
+static int select_task_rq_leap(struct task_struct *p, int prev_cpu, int wake_flags)
+{
+	int cpu, idle = -1, victim = -1, best = INT_MAX;
+	u64 latest = leap_task_key(p);
+
+	if (wake_flags & WF_EXEC)
+		return prev_cpu;
+
+	for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
+		int d;
+
+		if (available_idle_cpu(cpu)) {
+			d = leap_cpu_distance(prev_cpu, cpu);
+			if (d < best) {
+				best = d;
+				idle = cpu;
+				if (!d)
+					break;
+			}
+		} else if (READ_ONCE(cpu_rq(cpu)->leap.curr_key) > latest) {
+			latest = READ_ONCE(cpu_rq(cpu)->leap.curr_key);
+			victim = cpu;
+		}
+	}
+	if (idle >= 0)
+		return idle;
+	if (victim >= 0 && p->policy == SCHED_NORMAL)
+		return victim;
+	return prev_cpu;
+}
+
+/*
+ * @rq's CPU is going down (or leaving a root domain). If it is no longer
+ * active, move the accounting of every queued task that may run
+ * elsewhere, so that the CPU empties: sched_cpu_wait_empty() waits for
+ * it, and no other CPU can tell this one when a remote pick did.
+ */
+static void rq_offline_leap(struct rq *rq)
+{
+	int cpu = cpu_of(rq);
+	struct skiplist_node *node;
+
+	if (cpu_active(cpu))
+		return;
+	skiplist_for_each(node, &leap_q.list) {
+		struct task_struct *p = leap_task_of(node);
+		int dst;
+
+		if (task_cpu(p) != cpu || kthread_is_per_cpu(p) ||
+		    is_migration_disabled(p))
+			continue;
+		dst = cpumask_any_and(p->cpus_ptr, cpu_active_mask);
+		if (dst < nr_cpu_ids)
+			leap_move(p, rq, cpu_rq(dst), 0);
+	}
+}
+
+static void task_tick_leap(struct rq *rq, struct task_struct *curr, int queued)
+{
+	leap_update_curr(rq);
+	cpufreq_update_util(rq, 0);
+}
+
+/*
+ * Fork: the child takes half of the parent's remaining slice and the
+ * parent's deadline, so forking cannot buy CPU time. A child of a task
+ * of another class starts with a full slice.
+ */
+static void task_fork_leap(struct task_struct *p)
+{
+	struct task_struct *curr = current;
+	struct rq *rq = this_rq();
+	struct rq_flags rf;
+	u64 now;
+
+	rq_lock(rq, &rf);
+	update_rq_clock(rq);
+	now = leap_clock(rq);
+	if (curr->sched_class == &leap_sched_class) {
+		leap_charge(rq);
+		p->leap.time_slice = curr->leap.time_slice / 2;
+		curr->leap.time_slice -= p->leap.time_slice;
+		p->leap.deadline = curr->leap.deadline;
+		p->leap.prio = curr->leap.prio;
+		if (curr->leap.time_slice < LEAP_RESCHED_NS)
+			resched_curr(rq);
+	}
+	if (p->leap.time_slice < LEAP_RESCHED_NS || p->leap.prio != p->prio)
+		leap_renew(p, now);
+	rq_unlock(rq, &rf);
+}
+
+/* Is @p on @rq, runnable, and should another task run instead? */
+static void leap_check_running(struct rq *rq, struct task_struct *p)
+{
+	struct leap_pick lp = { .cpu = cpu_of(rq) };
+	struct skiplist_node *node;
+
+	rq->leap.curr_key = leap_task_key(p);
+	node = skiplist_find_first(&leap_q.list, leap_pick_ok, &lp);
+	if (node && node->key < rq->leap.curr_key)
+		resched_curr(rq);
+}
+
+static void switched_to_leap(struct rq *rq, struct task_struct *p)
+{
+	if (!task_on_rq_queued(p))
+		return;
+	if (task_current(rq, p))
+		leap_check_running(rq, p);
+	else
+		leap_find_cpu(p, true);
+}
+
+static void prio_changed_leap(struct rq *rq, struct task_struct *p, int oldprio)
+{
+	switched_to_leap(rq, p);
+}
+
+static unsigned int get_rr_interval_leap(struct rq *rq, struct task_struct *p)
+{
+	return msecs_to_jiffies(leap_rr_ms());
+}
+
+DEFINE_SCHED_CLASS(leap) = {
+	.enqueue_task		= enqueue_task_leap,
+	.dequeue_task		= dequeue_task_leap,
+	.yield_task		= yield_task_leap,
+	.wakeup_preempt		= wakeup_preempt_leap,
+	.pick_task		= pick_task_leap,
+	.put_prev_task		= put_prev_task_leap,
+	.set_next_task		= set_next_task_leap,
+	.select_task_rq		= select_task_rq_leap,
+	.set_cpus_allowed	= set_cpus_allowed_common,
+	.rq_offline		= rq_offline_leap,
+	.task_tick		= task_tick_leap,
+	.task_fork		= task_fork_leap,
+	.switched_to		= switched_to_leap,
+	.prio_changed		= prio_changed_leap,
+	.get_rr_interval	= get_rr_interval_leap,
+	.update_curr		= leap_update_curr,
+};
+
+/**
+ * leap_rq_has_work - may a CPU with nothing accounted to it find work?
+ * @rq:	the CPU's runqueue, locked
+ *
+ * __schedule() keeps an idle CPU idle without a pick when its
+ * nr_running is 0; with one global queue, work accounted to other CPUs
+ * may be waiting for it.
+ *
+ * Return: true if any task is queued on the global list.
+ */
+bool leap_rq_has_work(struct rq *rq)
+{
+	return !skiplist_empty(&leap_q.list);
+}
+
+/**
+ * init_leap_rq - initialise a CPU's LEAP state, and once the global queue
+ * @rq:	the CPU's runqueue
+ *
+ * Called by sched_init() for each possible CPU, before the scheduler
+ * runs.
+ */
+void __init init_leap_rq(struct rq *rq)
+{
+	if (!leap_q.rand) {
+		skiplist_init(&leap_q.list);
+		leap_q.rand = 0x9e3779b97f4a7c15ULL;
+	}
+	rq->leap.curr = NULL;
+	rq->leap.sticky = NULL;
+	rq->leap.curr_key = 0;
+	rq->leap.nr_running = 0;
+}
+
+static struct ctl_table leap_sysctls[] = {
+	{
+		.procname	= "rr_interval",
+		.data		= &sysctl_leap_rr_interval,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= SYSCTL_ONE_THOUSAND,
+	},
+};
+
+#ifdef CONFIG_DEBUG_FS
+#define LEAP_DEBUG_ENTRIES	16
+
+struct leap_debug_entry {
+	u64	key;
+	u64	deadline;
+	pid_t	pid;
+	int	policy;
+	int	prio;
+	int	cpu;
+	bool	sticky;
+	char	comm[TASK_COMM_LEN];
+};
+
+struct leap_debug_cpu {
+	u64	curr_key;
+	pid_t	curr;
+	pid_t	sticky;
+	int	nr_running;
+	int	leap_nr_running;
+};
+
+/*
+ * /sys/kernel/debug/sched/leap: a snapshot taken under the lock, printed
+ * after it is dropped.
+ */
+static int leap_debug_show(struct seq_file *m, void *v)
+{
+	struct leap_debug_entry *e;
+	struct leap_debug_cpu *c;
+	struct skiplist_node *node;
+	unsigned int count, level, n = 0, i;
+	unsigned long flags;
+	u64 niffies;
+	int cpu;
+
+	e = kcalloc(LEAP_DEBUG_ENTRIES, sizeof(*e), GFP_KERNEL);
+	c = kcalloc(nr_cpu_ids, sizeof(*c), GFP_KERNEL);
+	if (!e || !c) {
+		kfree(e);
+		kfree(c);
+		return -ENOMEM;
+	}
+
+	raw_spin_lock_irqsave(&leap_rq_lock, flags);
+	count = skiplist_count(&leap_q.list);
+	level = leap_q.list.level;
+	niffies = leap_q.niffies;
+	skiplist_for_each(node, &leap_q.list) {
+		struct task_struct *p = leap_task_of(node);
+
+		if (n == LEAP_DEBUG_ENTRIES)
+			break;
+		e[n].key = node->key;
+		e[n].deadline = p->leap.deadline;
+		e[n].pid = p->pid;
+		e[n].policy = p->policy;
+		e[n].prio = p->prio;
+		e[n].cpu = task_cpu(p);
+		e[n].sticky = task_rq(p)->leap.sticky == p;
+		strscpy(e[n].comm, p->comm, TASK_COMM_LEN);
+		n++;
+	}
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		c[cpu].curr_key = rq->leap.curr_key;
+		c[cpu].curr = rq->leap.curr ? rq->leap.curr->pid : 0;
+		c[cpu].sticky = rq->leap.sticky ? rq->leap.sticky->pid : 0;
+		c[cpu].nr_running = rq->nr_running;
+		c[cpu].leap_nr_running = rq->leap.nr_running;
+	}
+	raw_spin_unlock_irqrestore(&leap_rq_lock, flags);
+
+	seq_printf(m, "rr_interval_ms: %u\nniffies: %llu\nqueued: %u\ntop_level: %u\n",
+		   leap_rr_ms(), niffies, count, level);
+	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky\n");
+	for_each_online_cpu(cpu)
+		seq_printf(m, "%3d %10d %15d %5d %20llu %6d\n", cpu,
+			   c[cpu].nr_running, c[cpu].leap_nr_running,
+			   c[cpu].curr, c[cpu].curr_key, c[cpu].sticky);
+	seq_printf(m, "\nfirst %u queued (key order):\n", n);
+	seq_puts(m, "   pid policy prio cpu sticky                  key  deadline-niffies comm\n");
+	for (i = 0; i < n; i++)
+		seq_printf(m, "%6d %6d %4d %3d %6d %20llu %17lld %s\n",
+			   e[i].pid, e[i].policy, e[i].prio, e[i].cpu,
+			   e[i].sticky, e[i].key,
+			   (s64)(e[i].deadline - niffies), e[i].comm);
+	kfree(e);
+	kfree(c);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(leap_debug);
+
+static void __init leap_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_lookup("sched", NULL);
+
+	if (!dir)
+		dir = debugfs_create_dir("sched", NULL);
+	debugfs_create_file("leap", 0444, dir, NULL, &leap_debug_fops);
+	dput(dir);
+}
+#else
+static inline void leap_debugfs_init(void) { }
+#endif
+
+static int __init leap_late_init(void)
+{
+	register_sysctl_init("kernel", leap_sysctls);
+	leap_debugfs_init();
+	pr_info("LEAP: global skip-list scheduler active (rr_interval %d ms, %u CPUs)\n",
+		leap_rr_ms(), num_possible_cpus());
+	return 0;
+}
+late_initcall_sync(leap_late_init);

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * LEAP scheduler: what kernel/sched/ shares with kernel/sched/leap.c, and
+ * the ordering-key arithmetic (pure functions, tested by leap_test.c).
+ *
+ * The key: smaller runs first. For SCHED_NORMAL and SCHED_BATCH it is
+ * the task's virtual deadline,
+ *
+ *	deadline = niffies + leap_prio_ratios[nice + 20] * rr_interval / 128
+ *
+ * where niffies is LEAP's monotonic nanosecond clock and the ratio grows
+ * by 10% a nice level from 128 at nice -20, so that a nice 0 task's
+ * deadline is 6.5 rr_intervals away and a nice 19 task's 40. SCHED_IDLE
+ * tasks have the same deadline with the top nibble of the key set, so
+ * they sort after every other task. niffies counts from boot and stays
+ * below 2^60 for 36 years.
+ *
+ * Cost: every helper here is O(1) and does no division but by 128.
+ *
+ * Locking: struct leap_rq is protected by the global runqueue lock
+ * (leap_rq_lock); curr_key is also read without it, as a hint, by
+ * select_task_rq. The key helpers take no lock.
+ */
+#ifndef _KERNEL_SCHED_LEAP_H
+#define _KERNEL_SCHED_LEAP_H
+
+#ifdef CONFIG_SCHED_LEAP
+
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/sched/prio.h>
+#include <linux/skiplist.h>
+#include <linux/time64.h>
+#include <uapi/linux/sched.h>
+
+struct rq;
+struct task_struct;
+
+/* Default, lowest and highest kernel.rr_interval, in ms. */
+#define LEAP_RR_INTERVAL_DEF	6
+#define LEAP_RR_INTERVAL_MIN	1
+#define LEAP_RR_INTERVAL_MAX	1000
+
+/* A slice with less than this left counts as used up. */
+#define LEAP_RESCHED_NS		(100 * NSEC_PER_USEC)
+
+/* Set in the key of a SCHED_IDLE task: after every other deadline. */
+#define LEAP_IDLEPRIO_KEY	(0xfULL << 60)
+
+/**
+ * struct leap_rq - LEAP's per-CPU state, in struct rq
+ * @curr:	the LEAP task running on this CPU, or NULL
+ * @sticky:	a task preempted here with slice left, queued with its key
+ *		offset so that other CPUs leave it to this one; or NULL
+ * @curr_key:	@curr's key, 0 when @curr is NULL (a CPU running a
+ *		higher class, or idle, is never preempted by LEAP's choice)
+ * @nr_running:	LEAP tasks accounted to this CPU (queued or running)
+ */
+struct leap_rq {
+	struct task_struct	*curr;
+	struct task_struct	*sticky;
+	u64			curr_key;
+	unsigned int		nr_running;
+};
+
+extern const u16 leap_prio_ratios[NICE_WIDTH];
+
+/**
+ * leap_deadline_span - how far in the future a new deadline lies
+ * @prio:	the task's prio, MAX_RT_PRIO .. MAX_PRIO - 1
+ * @rr_ms:	rr_interval in ms, LEAP_RR_INTERVAL_MIN .. _MAX
+ *
+ * Return: leap_prio_ratios[nice + 20] * rr_ms ms / 128, in ns; at most
+ * 5089 * 10^9 / 128, about 4 * 10^10: no overflow.
+ */
+static inline u64 leap_deadline_span(int prio, unsigned int rr_ms)
+{
+	int i = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
+
+	return (u64)leap_prio_ratios[i] * rr_ms * NSEC_PER_MSEC / 128;
+}
+
+/**
+ * leap_key - the ordering key of a task with the given policy and deadline
+ * @policy:	SCHED_NORMAL, SCHED_BATCH or SCHED_IDLE
+ * @deadline:	the task's virtual deadline
+ *
+ * Return: @deadline, or for SCHED_IDLE @deadline with the top nibble set.
+ */
+static inline u64 leap_key(unsigned int policy, u64 deadline)
+{
+	deadline &= ~LEAP_IDLEPRIO_KEY;
+	if (policy == SCHED_IDLE)
+		return min_t(u64, deadline | LEAP_IDLEPRIO_KEY, SKIPLIST_KEY_MAX);
+	return deadline;
+}
+
+/**
+ * leap_sticky_key - the key a task preempted with slice left queues at
+ * @key:	its real key
+ * @rr_ms:	rr_interval in ms
+ *
+ * Return: @key plus the nice 19 deadline span, at most SKIPLIST_KEY_MAX.
+ */
+static inline u64 leap_sticky_key(u64 key, unsigned int rr_ms)
+{
+	u64 off = leap_deadline_span(MAX_PRIO - 1, rr_ms);
+
+	return key > SKIPLIST_KEY_MAX - off ? SKIPLIST_KEY_MAX : key + off;
+}
+
+#define normal_sched_class	leap_sched_class
+
+void init_leap_rq(struct rq *rq);
+bool leap_rq_has_work(struct rq *rq);
+
+#else /* !CONFIG_SCHED_LEAP */
+
+#define normal_sched_class	fair_sched_class
+
+static inline void init_leap_rq(struct rq *rq) { }
+static inline bool leap_rq_has_work(struct rq *rq) { return false; }
+
+#endif /* CONFIG_SCHED_LEAP */
+#endif /* _KERNEL_SCHED_LEAP_H */

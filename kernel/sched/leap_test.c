@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests for LEAP's ordering-key arithmetic (kernel/sched/leap.h):
+ * the deadline span of every nice level, no overflow at the largest
+ * rr_interval, and how SCHED_BATCH, SCHED_IDLE and sticky keys sort
+ * against SCHED_NORMAL.
+ *
+ * Pure arithmetic: no scheduler state is touched, no lock is taken.
+ */
+#include <kunit/test.h>
+#include <linux/sched.h>
+
+#include <linux/mmu_context.h>
+#include <linux/cpumask_api.h>
+#include <linux/spinlock_api.h>
+
+#include "sched.h"
+
+/* From nice -20 (128) up, each level's ratio is the last one's, +10%. */
+static void leap_test_ratios(struct kunit *test)
+{
+	int i;
+
+	KUNIT_EXPECT_EQ(test, leap_prio_ratios[0], 128);
+	for (i = 1; i < NICE_WIDTH; i++) {
+		u32 prev = leap_prio_ratios[i - 1];
+
+		KUNIT_EXPECT_EQ_MSG(test, (u32)leap_prio_ratios[i], prev * 11 / 10,
+				    "nice %d", i - 20);
+	}
+}
+
+/* The span of each nice level, rr_interval 6 ms: exact values. */
+static void leap_test_span_each_nice(struct kunit *test)
+{
+	int nice;
+
+	for (nice = MIN_NICE; nice <= MAX_NICE; nice++) {
+		u64 want = (u64)leap_prio_ratios[nice + 20] * 6 * NSEC_PER_MSEC / 128;
+		u64 got = leap_deadline_span(NICE_TO_PRIO(nice), 6);
+
+		KUNIT_EXPECT_EQ_MSG(test, got, want, "nice %d", nice);
+		if (nice > MIN_NICE)
+			KUNIT_EXPECT_GT(test, got,
+					leap_deadline_span(NICE_TO_PRIO(nice - 1), 6));
+	}
+	/* nice 0 is 6.5 rr_intervals away, nice -20 exactly one. */
+	KUNIT_EXPECT_EQ(test, leap_deadline_span(NICE_TO_PRIO(-20), 6), 6 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, leap_deadline_span(NICE_TO_PRIO(0), 6), 39187500ULL);
+}
+
+/* rr_interval 1000 ms at nice 19: no overflow, and linear in rr_interval. */
+static void leap_test_no_overflow(struct kunit *test)
+{
+	u64 max = leap_deadline_span(MAX_PRIO - 1, LEAP_RR_INTERVAL_MAX);
+	u64 one = leap_deadline_span(MAX_PRIO - 1, LEAP_RR_INTERVAL_MIN);
+
+	KUNIT_EXPECT_EQ(test, max, 5089ULL * 1000 * NSEC_PER_MSEC / 128);
+	KUNIT_EXPECT_EQ(test, max, one * 1000);
+	/* 18 years of niffies plus the largest span: top nibble still clear. */
+	KUNIT_EXPECT_EQ(test, ((1ULL << 59) + max) & LEAP_IDLEPRIO_KEY, 0ULL);
+	/* Out-of-range prio is clamped, not an out-of-bounds read. */
+	KUNIT_EXPECT_EQ(test, leap_deadline_span(MAX_PRIO + 5, 6),
+			leap_deadline_span(MAX_PRIO - 1, 6));
+	KUNIT_EXPECT_EQ(test, leap_deadline_span(0, 6),
+			leap_deadline_span(MAX_RT_PRIO, 6));
+}
+
+/* BATCH sorts like NORMAL; IDLE after every NORMAL; all keys above 100. */
+static void leap_test_key_order(struct kunit *test)
+{
+	u64 now = 5 * NSEC_PER_SEC, early = now + 1000, late = now + 40 * NSEC_PER_SEC;
+
+	KUNIT_EXPECT_EQ(test, leap_key(SCHED_BATCH, early), leap_key(SCHED_NORMAL, early));
+	KUNIT_EXPECT_LT(test, leap_key(SCHED_BATCH, early), leap_key(SCHED_NORMAL, late));
+	KUNIT_EXPECT_GT(test, leap_key(SCHED_IDLE, early), leap_key(SCHED_NORMAL, late));
+	KUNIT_EXPECT_GT(test, leap_key(SCHED_IDLE, early), leap_key(SCHED_BATCH, late));
+	KUNIT_EXPECT_LT(test, leap_key(SCHED_IDLE, early), leap_key(SCHED_IDLE, late));
+	KUNIT_EXPECT_LE(test, leap_key(SCHED_IDLE, ~0ULL), SKIPLIST_KEY_MAX);
+	/* A deadline is at least the nice -20 span of 1 ms: above RT/ISO keys. */
+	KUNIT_EXPECT_GT(test, leap_key(SCHED_NORMAL,
+				       leap_deadline_span(NICE_TO_PRIO(-20), 1)), 100ULL);
+}
+
+/* A sticky key lies one nice-19 span later, and saturates. */
+static void leap_test_sticky(struct kunit *test)
+{
+	u64 span = leap_deadline_span(MAX_PRIO - 1, 6);
+
+	KUNIT_EXPECT_EQ(test, leap_sticky_key(1000, 6), 1000 + span);
+	KUNIT_EXPECT_EQ(test, leap_sticky_key(SKIPLIST_KEY_MAX - 1, 6), SKIPLIST_KEY_MAX);
+	KUNIT_EXPECT_LT(test, leap_sticky_key(leap_key(SCHED_NORMAL, 1000), 6),
+			leap_key(SCHED_IDLE, 0));
+}
+
+static struct kunit_case leap_test_cases[] = {
+	KUNIT_CASE(leap_test_ratios),
+	KUNIT_CASE(leap_test_span_each_nice),
+	KUNIT_CASE(leap_test_no_overflow),
+	KUNIT_CASE(leap_test_key_order),
+	KUNIT_CASE(leap_test_sticky),
+	{}
+};
+
+static struct kunit_suite leap_test_suite = {
+	.name = "leap_key",
+	.test_cases = leap_test_cases,
+};
+kunit_test_suite(leap_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for LEAP's ordering key");
+MODULE_LICENSE("GPL");
