@@ -248,7 +248,7 @@ static bool leap_charge(struct rq *rq)
 		return false;
 	leap_renew(curr, leap_clock(rq));
 	if (rq->leap.curr == curr)
-		rq->leap.curr_key = leap_task_key(curr);
+		WRITE_ONCE(rq->leap.curr_key, leap_task_key(curr));
 	return true;
 }
 
@@ -303,7 +303,7 @@ static void yield_task_leap(struct rq *rq)
 
 	leap_charge(rq);
 	leap_renew(curr, leap_clock(rq));
-	rq->leap.curr_key = leap_task_key(curr);
+	WRITE_ONCE(rq->leap.curr_key, leap_task_key(curr));
 }
 
 /* Preemption is decided globally when the task is queued (leap_find_cpu). */
@@ -357,7 +357,7 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 
 	leap_charge(rq);
 	rq->leap.curr = NULL;
-	rq->leap.curr_key = 0;
+	WRITE_ONCE(rq->leap.curr_key, 0);
 	if (!p->leap.on_rq || leap_queued(p))
 		return;
 
@@ -376,15 +376,12 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 		rq->leap.sticky = p;
 		key = leap_sticky_key(key, leap_rr_ms());
 	}
+	/*
+	 * @p stays accounted here until another CPU picks it, even if this
+	 * CPU is going down: it is still on_cpu, and PSI charges the switch
+	 * to task_cpu(). leap_move() then kicks this CPU to notice.
+	 */
 	leap_insert(p, key);
-
-	if (unlikely(!cpu_active(cpu_of(rq))) && !kthread_is_per_cpu(p) &&
-	    !is_migration_disabled(p)) {
-		int dst = cpumask_any_and(p->cpus_ptr, cpu_active_mask);
-
-		if (dst < nr_cpu_ids)
-			leap_move(p, rq, cpu_rq(dst), 0);
-	}
 	/* An idle CPU may take it; preempting another would only bounce it. */
 	leap_find_cpu(p, false);
 }
@@ -395,7 +392,7 @@ static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 	if (rq->leap.sticky == p)
 		rq->leap.sticky = NULL;
 	rq->leap.curr = p;
-	rq->leap.curr_key = leap_task_key(p);
+	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
 	p->se.exec_start = rq_clock_task(rq);
 }
 
@@ -503,7 +500,7 @@ static void leap_check_running(struct rq *rq, struct task_struct *p)
 	struct leap_pick lp = { .cpu = cpu_of(rq) };
 	struct skiplist_node *node;
 
-	rq->leap.curr_key = leap_task_key(p);
+	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
 	node = skiplist_find_first(&leap_q.list, leap_pick_ok, &lp);
 	if (node && node->key < rq->leap.curr_key)
 		resched_curr(rq);
@@ -578,7 +575,7 @@ void __init init_leap_rq(struct rq *rq)
 	}
 	rq->leap.curr = NULL;
 	rq->leap.sticky = NULL;
-	rq->leap.curr_key = 0;
+	WRITE_ONCE(rq->leap.curr_key, 0);
 	rq->leap.nr_running = 0;
 }
 
@@ -668,7 +665,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	}
 	raw_spin_unlock_irqrestore(&leap_rq_lock, flags);
 
-	seq_printf(m, "rr_interval_ms: %u\nniffies: %llu\nqueued: %u\ntop_level: %u\n",
+	seq_printf(m, "rr_interval_ms: %u\nniffies: %llu\nentries: %u\ntop_level: %u\n",
 		   leap_rr_ms(), niffies, count, level);
 	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky\n");
 	for_each_online_cpu(cpu)

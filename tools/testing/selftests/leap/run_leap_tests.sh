@@ -6,7 +6,7 @@
 #
 # usage: OUTPUT=<dir with the built tests> run_leap_tests.sh [--quick|--long] [group...]
 #
-# Groups: policy behaviour lifecycle stress hotplug mainline leap.
+# Groups: policy behaviour accounting lifecycle stress hotplug mainline leap.
 # Build the binaries first, on the host: build-host.sh <kernel tree> <dir>.
 # Prints one TAP stream (every check renumbered, "group: name"), scans
 # dmesg after each group for WARNING, BUG, lockdep reports, RCU stalls,
@@ -19,7 +19,7 @@ case $1 in
 --quick) shift ;;
 --long) mode=long; shift ;;
 esac
-groups=${*:-policy behaviour lifecycle stress hotplug mainline leap}
+groups=${*:-policy behaviour accounting lifecycle stress hotplug mainline leap}
 bin=$(cd "${OUTPUT:-$(dirname "$0")}" && pwd)
 cd /tmp || exit 1	# stress-ng and some mainline tests write to the cwd
 cpus=$(nproc)
@@ -181,13 +181,76 @@ group_mainline() {
 	done
 }
 
+# Busy loops in the background; their pids in $hogs.
+start_hogs() {	# start_hogs count
+	hogs=
+	i=0
+	while [ $i -lt "$1" ]; do
+		sh -c 'while :; do :; done' &
+		hogs="$hogs $!"
+		i=$((i + 1))
+	done
+}
+
+stop_hogs() {
+	# shellcheck disable=SC2086
+	kill $hogs 2>/dev/null
+	wait 2>/dev/null
+}
+
+# What the scheduler accounts and others read: /proc/schedstat, the
+# per-task /proc/<pid>/sched, the load average and PSI, under 2 x CPUs hogs.
+group_accounting() {
+	v=$(head -1 /proc/schedstat)
+	ncpu=$(grep -c '^cpu[0-9]' /proc/schedstat)
+	[ "$v" = "version 17" ] && [ "$ncpu" = "$cpus" ] &&
+		emit ok "accounting: /proc/schedstat is version 17 with $cpus cpu lines" ||
+		emit fail "accounting: /proc/schedstat is version 17 with $cpus cpu lines (got '$v', $ncpu)"
+
+	run0=$(awk '/^cpu[0-9]/ { s += $8 } END { print s + 0 }' /proc/schedstat)
+	psi0=$(sed -n 's/^some .*total=\([0-9]*\)/\1/p' /proc/pressure/cpu 2>/dev/null)
+	start_hogs $((2 * cpus))
+	sleep 1
+	ok=1
+	for p in $hogs; do
+		r=$(awk '/^se.sum_exec_runtime/ { print ($3 > 0) }' /proc/$p/sched 2>/dev/null)
+		[ "$r" = 1 ] || ok=0
+	done
+	[ $ok = 1 ] && emit ok "accounting: /proc/<pid>/sched shows each hog's runtime" ||
+		emit fail "accounting: /proc/<pid>/sched shows each hog's runtime"
+	# The load average is folded every 5 s: wait for two folds.
+	sleep 11
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	run1=$(awk '/^cpu[0-9]/ { s += $8 } END { print s + 0 }' /proc/schedstat)
+	psi1=$(sed -n 's/^some .*total=\([0-9]*\)/\1/p' /proc/pressure/cpu 2>/dev/null)
+	stop_hogs
+	# 2N runnable for 10 s from about 0 gives 0.31 N; 0.1 N allows one fold.
+	awk -v l="$load" -v c="$cpus" 'BEGIN { exit !(l >= 0.1 * c) }' &&
+		emit ok "accounting: loadavg rises under $((2 * cpus)) hogs ($load)" ||
+		emit fail "accounting: loadavg rises under $((2 * cpus)) hogs ($load)"
+	awk -v a="$run0" -v b="$run1" -v c="$cpus" 'BEGIN { exit !(b - a >= c * 5e9) }' &&
+		emit ok "accounting: schedstat run time grows by >= 5 s a CPU in 12 s" ||
+		emit fail "accounting: schedstat run time grows by >= 5 s a CPU in 12 s ($run0 -> $run1)"
+	if [ -z "$psi0" ]; then
+		emit skip "accounting: PSI cpu 'some' grows under overload" "no /proc/pressure/cpu"
+	else
+		[ "$psi1" -gt "$psi0" ] &&
+			emit ok "accounting: PSI cpu 'some' grows under overload" ||
+			emit fail "accounting: PSI cpu 'some' grows under overload ($psi0 -> $psi1)"
+	fi
+}
+
 group_leap() {
 	if [ ! -e /proc/sys/kernel/rr_interval ]; then
 		emit skip "leap: rr_interval/iso_cpu sysctls and debugfs view" "not a LEAP kernel"
 		return
 	fi
-	for f in rr_interval:0 rr_interval:1001 rr_interval:-1 iso_cpu:101 iso_cpu:-1; do
+	for f in rr_interval:0 rr_interval:1001 rr_interval:-1 rr_interval:abc iso_cpu:101 iso_cpu:-1; do
 		s=${f%%:*} v=${f#*:}
+		if [ ! -e /proc/sys/kernel/$s ]; then
+			emit skip "leap: kernel.$s=$v is refused" "no kernel.$s (SCHED_ISO not built yet)"
+			continue
+		fi
 		old=$(cat /proc/sys/kernel/$s)
 		if echo "$v" >/proc/sys/kernel/$s 2>/dev/null; then
 			emit fail "leap: kernel.$s=$v is refused"
@@ -201,6 +264,8 @@ group_leap() {
 	echo 10 >/proc/sys/kernel/rr_interval && [ "$(cat /proc/sys/kernel/rr_interval)" = 10 ] &&
 		emit ok "leap: kernel.rr_interval=10 accepted" || emit fail "leap: kernel.rr_interval=10 accepted"
 	echo "$old" >/proc/sys/kernel/rr_interval
+	dmesg | grep -q 'LEAP: global skip-list scheduler active' &&
+		emit ok "leap: boot banner in dmesg" || emit fail "leap: boot banner in dmesg"
 	if grep -q entries /sys/kernel/debug/sched/leap 2>/dev/null; then
 		emit ok "leap: debugfs sched/leap shows the queue"
 	else
