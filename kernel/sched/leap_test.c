@@ -106,6 +106,7 @@ static struct kunit_suite leap_test_suite = {
 	.name = "leap_key",
 	.test_cases = leap_test_cases,
 };
+
 kunit_test_suite(leap_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for LEAP's ordering key");
