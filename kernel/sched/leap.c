@@ -365,7 +365,13 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 	if (p->policy == SCHED_BATCH)
 		leap_new_deadline(p, leap_clock(rq));
 	key = leap_task_key(p);
-	if (p->policy == SCHED_NORMAL && cpu_active(cpu_of(rq))) {
+	/*
+	 * Sticky: preempted with part of its slice used and the rest left
+	 * (a slice that just ran out was renewed whole; that task starts
+	 * afresh and may go anywhere).
+	 */
+	if (p->policy == SCHED_NORMAL && cpu_active(cpu_of(rq)) &&
+	    p->leap.time_slice < (s64)leap_rr_ms() * NSEC_PER_MSEC) {
 		struct task_struct *old = rq->leap.sticky;
 
 		/* One sticky task a CPU: the previous one gets its key back. */
