@@ -138,14 +138,12 @@ static void leap_unlink(struct task_struct *p)
 }
 
 /*
- * May @p run on @cpu now? The same rules as core's is_cpu_allowed(), plus
- * a migration-disabled task only where it is: set_task_cpu() must never
- * move it.
+ * May @p run on @cpu, which it is allowed on? The same rules as core's
+ * is_cpu_allowed(), plus a migration-disabled task only where it is:
+ * set_task_cpu() must never move it.
  */
-static bool leap_cpu_allowed(struct task_struct *p, int cpu)
+static bool __leap_cpu_allowed(struct task_struct *p, int cpu)
 {
-	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
-		return false;
 	if (is_migration_disabled(p))
 		return task_cpu(p) == cpu && cpu_online(cpu);
 	if (!(p->flags & PF_KTHREAD))
@@ -155,6 +153,30 @@ static bool leap_cpu_allowed(struct task_struct *p, int cpu)
 	if (cpu_dying(cpu))
 		return false;
 	return cpu_online(cpu);
+}
+
+/*
+ * May @p run on @cpu now? Usually __leap_cpu_allowed(). But a task whose
+ * every allowed CPU is going down (pinned to the CPU being offlined) runs
+ * on its own CPU while that is still online, as it would on mainline's
+ * per-CPU queue: balance_push() then moves it with select_fallback_rq().
+ * Otherwise no CPU would ever take it, and the offline would wait for it
+ * forever in sched_cpu_wait_empty().
+ */
+static bool leap_cpu_allowed(struct task_struct *p, int cpu)
+{
+	int other;
+
+	if (!cpumask_test_cpu(cpu, p->cpus_ptr))
+		return false;
+	if (likely(__leap_cpu_allowed(p, cpu)))
+		return true;
+	if (task_cpu(p) != cpu || !cpu_online(cpu))
+		return false;
+	for_each_cpu(other, p->cpus_ptr)
+		if (other != cpu && __leap_cpu_allowed(p, other))
+			return false;
+	return true;
 }
 
 /* 0 same CPU, 1 SMT sibling, 2 shared LLC, 3 same node, 4 other. */
@@ -301,9 +323,12 @@ static void yield_task_leap(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 
+	update_rq_clock(rq);
 	leap_charge(rq);
 	leap_renew(curr, leap_clock(rq));
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(curr));
+	/* schedule() follows at once: no need to read the clock again. */
+	rq_clock_skip_update(rq);
 }
 
 /* Preemption is decided globally when the task is queued (leap_find_cpu). */
