@@ -118,11 +118,18 @@ static void leap_new_deadline(struct task_struct *p, u64 now)
 	p->leap.prio = p->prio;
 }
 
-/* A full slice and a new deadline: the slice ran out. */
+/*
+ * A full slice and a new deadline: the slice ran out. If it overran (the
+ * tick came late), the new deadline moves back by the overrun too.
+ */
 static void leap_renew(struct task_struct *p, u64 now)
 {
+	s64 over = -p->leap.time_slice;
+
 	p->leap.time_slice = (s64)leap_rr_ms() * NSEC_PER_MSEC;
 	leap_new_deadline(p, now);
+	if (over > 0)
+		p->leap.deadline += leap_run_span(p->prio, over);
 }
 
 static void leap_insert(struct task_struct *p, u64 key)
@@ -361,7 +368,7 @@ static struct task_struct *pick_task_leap(struct rq *rq)
 		key = node->key;
 	}
 	/* This CPU's sticky task competes with its real key. */
-	if (sticky && sticky != next && leap_cpu_allowed(sticky, lp.cpu) &&
+	if (sticky && leap_cpu_allowed(sticky, lp.cpu) &&
 	    leap_task_key(sticky) < key) {
 		next = sticky;
 		key = leap_task_key(sticky);

@@ -81,6 +81,25 @@ static inline u64 leap_deadline_span(int prio, unsigned int rr_ms)
 }
 
 /**
+ * leap_run_span - how much later a deadline moves for CPU time used
+ * @prio:	the task's prio, MAX_RT_PRIO .. MAX_PRIO - 1
+ * @ns:		CPU time, at most 8 * LEAP_RR_INTERVAL_MAX ms (clamped)
+ *
+ * A slice that overran by @ns (a late tick) pushes the next deadline
+ * back by this much more, so that overruns are paid for and CPU shares
+ * hold over time.
+ *
+ * Return: leap_prio_ratios[nice + 20] * @ns / 128; at most about 3 * 10^11.
+ */
+static inline u64 leap_run_span(int prio, u64 ns)
+{
+	int i = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
+
+	ns = min_t(u64, ns, 8ULL * LEAP_RR_INTERVAL_MAX * NSEC_PER_MSEC);
+	return (u64)leap_prio_ratios[i] * ns / 128;
+}
+
+/**
  * leap_key - the ordering key of a task with the given policy and deadline
  * @policy:	SCHED_NORMAL, SCHED_BATCH or SCHED_IDLE
  * @deadline:	the task's virtual deadline

@@ -56,7 +56,9 @@ static void leap_test_no_overflow(struct kunit *test)
 	u64 one = leap_deadline_span(MAX_PRIO - 1, LEAP_RR_INTERVAL_MIN);
 
 	KUNIT_EXPECT_EQ(test, max, 5089ULL * 1000 * NSEC_PER_MSEC / 128);
-	KUNIT_EXPECT_EQ(test, max, one * 1000);
+	KUNIT_EXPECT_GE(test, max, one * 1000);
+	KUNIT_EXPECT_LT(test, max, (one + 1) * 1000);
+	KUNIT_EXPECT_EQ(test, max, 2 * leap_deadline_span(MAX_PRIO - 1, 500));
 	/* 18 years of niffies plus the largest span: top nibble still clear. */
 	KUNIT_EXPECT_EQ(test, ((1ULL << 59) + max) & LEAP_IDLEPRIO_KEY, 0ULL);
 	/* Out-of-range prio is clamped, not an out-of-bounds read. */
@@ -64,6 +66,19 @@ static void leap_test_no_overflow(struct kunit *test)
 			leap_deadline_span(MAX_PRIO - 1, 6));
 	KUNIT_EXPECT_EQ(test, leap_deadline_span(0, 6),
 			leap_deadline_span(MAX_RT_PRIO, 6));
+}
+
+/* An overrun moves the deadline like a span of that length; clamped. */
+static void leap_test_run_span(struct kunit *test)
+{
+	int prio;
+
+	for (prio = MAX_RT_PRIO; prio < MAX_PRIO; prio++)
+		KUNIT_EXPECT_EQ(test, leap_run_span(prio, 6 * NSEC_PER_MSEC),
+				leap_deadline_span(prio, 6));
+	KUNIT_EXPECT_EQ(test, leap_run_span(NICE_TO_PRIO(0), 0), 0ULL);
+	KUNIT_EXPECT_EQ(test, leap_run_span(MAX_PRIO - 1, ~0ULL),
+			leap_deadline_span(MAX_PRIO - 1, 8 * LEAP_RR_INTERVAL_MAX));
 }
 
 /* BATCH sorts like NORMAL; IDLE after every NORMAL; all keys above 100. */
@@ -97,6 +112,7 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_ratios),
 	KUNIT_CASE(leap_test_span_each_nice),
 	KUNIT_CASE(leap_test_no_overflow),
+	KUNIT_CASE(leap_test_run_span),
 	KUNIT_CASE(leap_test_key_order),
 	KUNIT_CASE(leap_test_sticky),
 	{}
