@@ -111,7 +111,8 @@ struct hog {
 	int nice;
 	double seconds;		/* wall time it spins for */
 	/* results */
-	double cpu_time;	/* seconds of CPU it got */
+	double cpu_time;	/* seconds of CPU it got in its window */
+	double window;		/* seconds from its release to the end */
 	int preempted;		/* times it saw a gap of over 1 ms */
 	pid_t pid;
 	int fd;
@@ -134,7 +135,7 @@ static inline int hog_start(struct hog *h, int go)
 		return -1;
 	if (h->pid == 0) {
 		struct sched_param sp = { .sched_priority = h->prio };
-		double end, last, t, res[2];
+		double end, start, last, t, cpu0, res[3];
 		int gaps = 0;
 
 		close(fds[0]);
@@ -146,15 +147,18 @@ static inline int hog_start(struct hog *h, int go)
 			_exit(4);
 		if (read(go, &end, sizeof(end)) != sizeof(end))
 			_exit(5);
-		last = now_s(CLOCK_MONOTONIC);
+		start = now_s(CLOCK_MONOTONIC);
+		last = start;
+		cpu0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 		do {
 			t = now_s(CLOCK_MONOTONIC);
 			if (t - last > 0.001)
 				gaps++;
 			last = t;
 		} while (t < end);
-		res[0] = now_s(CLOCK_THREAD_CPUTIME_ID);
+		res[0] = now_s(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 		res[1] = gaps;
+		res[2] = t - start;
 		if (write(fds[1], res, sizeof(res)) != sizeof(res))
 			_exit(6);
 		_exit(0);
@@ -166,16 +170,17 @@ static inline int hog_start(struct hog *h, int go)
 
 static inline int hog_finish(struct hog *h)
 {
-	double res[2];
+	double res[3];
 	int status;
 
 	if (read(h->fd, res, sizeof(res)) != sizeof(res))
-		res[0] = res[1] = -1;
+		res[0] = res[1] = res[2] = -1;
 	close(h->fd);
 	if (waitpid(h->pid, &status, 0) != h->pid)
 		return -1;
 	h->cpu_time = res[0];
 	h->preempted = res[1];
+	h->window = res[2];
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 

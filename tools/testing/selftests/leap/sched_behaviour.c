@@ -172,20 +172,27 @@ TEST(n_hogs_on_n_cpus)
 {
 	int n = online_cpus(), i;
 	struct hog h[64];
-	double min = 1e9, max = 0;
+	double share, min = 1e9, max = 0;
 
 	if (n > 64)
 		n = 64;
 	for (i = 0; i < n; i++)
 		h[i] = normal_hog(-1, 0);
 	ASSERT_EQ(0, hogs_run(h, n));
+	/*
+	 * Each hog's share of a CPU over its own window: the hogs are
+	 * released one by one through a pipe, which with many vCPUs on a
+	 * small host takes a visible part of the run, so the windows differ.
+	 */
 	for (i = 0; i < n; i++) {
-		if (h[i].cpu_time < min)
-			min = h[i].cpu_time;
-		if (h[i].cpu_time > max)
-			max = h[i].cpu_time;
+		ASSERT_GT(h[i].window, 0);
+		share = h[i].cpu_time / h[i].window;
+		if (share < min)
+			min = share;
+		if (share > max)
+			max = share;
 	}
-	TH_LOG("%d hogs on %d CPUs: %.3f .. %.3f s of CPU", n, n, min, max);
+	TH_LOG("%d hogs on %d CPUs: %.2f .. %.2f of a CPU each", n, n, min, max);
 	/* Each gets about a CPU: none is left far behind the best. */
 	EXPECT_GT(min, 0.6 * max);
 }
