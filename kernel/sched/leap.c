@@ -17,6 +17,8 @@
  *    cache distance from where it last ran; with none idle, the CPU
  *    running the latest key is preempted if the new key is earlier.
  *  - no load balancer: a global queue has nothing to balance.
+ *  - cpufreq: a CPU's LEAP busy time feeds its PELT rt signal
+ *    (rq->avg_rt), which schedutil reads as it reads rt's.
  *
  * A task is accounted (rq->nr_running, loadavg, PSI, sched_info) to
  * task_cpu()'s rq whether queued or running. A CPU that picks a task
@@ -51,6 +53,7 @@
 #include <linux/spinlock_api.h>
 
 #include "sched.h"
+#include "pelt.h"
 
 /* The lock of every runqueue (see rq_lockp()); static, from boot on. */
 DEFINE_RAW_SPINLOCK(leap_rq_lock);
@@ -288,6 +291,25 @@ static void leap_update_curr(struct rq *rq)
 		resched_curr(rq);
 }
 
+/*
+ * The CPU's utilization signal for cpufreq (schedutil reads it with
+ * cpu_util_rt()): LEAP's busy time goes into rq->avg_rt, with rt's own,
+ * as the fair class that would otherwise track it owns no task. @running
+ * says whether a LEAP or rt task ran since the last update; the rq clock
+ * must be up to date.
+ */
+static void leap_update_util(struct rq *rq, bool running)
+{
+	update_rt_rq_load_avg(rq_clock_pelt(rq), rq, running);
+}
+
+static bool leap_class_running(struct rq *rq)
+{
+	const struct sched_class *class = rq->curr->sched_class;
+
+	return class == &leap_sched_class || class == &rt_sched_class;
+}
+
 static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 {
 	u64 now = leap_clock(rq);
@@ -305,6 +327,8 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 
 	if (flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL))
 		leap_find_cpu(p, true);
+	/* Bring the signal up to date (an idle spell decays it) first. */
+	leap_update_util(rq, leap_class_running(rq));
 	cpufreq_update_util(rq, 0);
 }
 
@@ -388,6 +412,7 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 	u64 key;
 
 	leap_charge(rq);
+	leap_update_util(rq, true);
 	rq->leap.curr = NULL;
 	WRITE_ONCE(rq->leap.curr_key, 0);
 	if (!p->leap.on_rq || leap_queued(p))
@@ -426,6 +451,9 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 
 static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 {
+	/* What ran until now was not LEAP's (rq->curr is still prev). */
+	if (rq->curr->sched_class != &leap_sched_class)
+		leap_update_util(rq, leap_class_running(rq));
 	leap_unlink(p);
 	if (rq->leap.sticky == p)
 		rq->leap.sticky = NULL;
@@ -500,6 +528,7 @@ static void rq_offline_leap(struct rq *rq)
 static void task_tick_leap(struct rq *rq, struct task_struct *curr, int queued)
 {
 	leap_update_curr(rq);
+	leap_update_util(rq, true);
 	cpufreq_update_util(rq, 0);
 }
 
@@ -649,6 +678,7 @@ struct leap_debug_cpu {
 	pid_t	sticky;
 	int	nr_running;
 	int	leap_nr_running;
+	unsigned long util;
 };
 
 /*
@@ -700,16 +730,20 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		c[cpu].sticky = rq->leap.sticky ? rq->leap.sticky->pid : 0;
 		c[cpu].nr_running = rq->nr_running;
 		c[cpu].leap_nr_running = rq->leap.nr_running;
+#ifdef CONFIG_SMP
+		c[cpu].util = cpu_util_rt(rq);
+#endif
 	}
 	raw_spin_unlock_irqrestore(&leap_rq_lock, flags);
 
 	seq_printf(m, "rr_interval_ms: %u\nniffies: %llu\nentries: %u\ntop_level: %u\n",
 		   leap_rr_ms(), niffies, count, level);
-	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky\n");
+	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util\n");
 	for_each_online_cpu(cpu)
-		seq_printf(m, "%3d %10d %15d %5d %20llu %6d\n", cpu,
+		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu\n", cpu,
 			   c[cpu].nr_running, c[cpu].leap_nr_running,
-			   c[cpu].curr, c[cpu].curr_key, c[cpu].sticky);
+			   c[cpu].curr, c[cpu].curr_key, c[cpu].sticky,
+			   c[cpu].util);
 	seq_printf(m, "\nfirst %u queued (key order):\n", n);
 	seq_puts(m, "   pid policy prio cpu sticky                  key  deadline-niffies comm\n");
 	for (i = 0; i < n; i++)

@@ -106,9 +106,10 @@ group_stress() {
 		stress-ng --schedpolicy "$cpus" --yield "$cpus" --affinity "$cpus" --switch "$cpus" \
 		--timeout "${t}s" --metrics-brief
 	if [ $mode = long ]; then
-		# netlink-proc needs the proc connector, which the VM lacks.
+		# netlink-proc needs the proc connector and inotify needs
+		# CONFIG_INOTIFY_USER: the VM kernel has neither (ENOSYS).
 		check "stress: stress-ng --class scheduler, 5s each" 1800 \
-			stress-ng --class scheduler --exclude netlink-proc --seq "$cpus" --timeout 5s
+			stress-ng --class scheduler --exclude netlink-proc,inotify --seq "$cpus" --timeout 5s
 	fi
 }
 
@@ -270,9 +271,35 @@ group_leap() {
 		emit ok "leap: boot banner in dmesg" || emit fail "leap: boot banner in dmesg"
 	if grep -q entries /sys/kernel/debug/sched/leap 2>/dev/null; then
 		emit ok "leap: debugfs sched/leap shows the queue"
+		leap_util_check
 	else
 		emit fail "leap: debugfs sched/leap shows the queue"
 	fi
+}
+
+# CPU 0's utilization signal (what schedutil reads), from the debugfs view.
+cpu0_util() {
+	awk '/^cpu nr_running/ { t = 1; next } t && $1 == 0 { print $7; exit }' \
+		/sys/kernel/debug/sched/leap
+}
+
+# cpufreq sees LEAP's load: CPU 0's util rises near 1024 under a hog
+# pinned there, and decays once only a task that mostly sleeps runs there.
+leap_util_check() {
+	taskset -c 0 sh -c 'while :; do :; done' &
+	hog=$!
+	sleep 2
+	busy=$(cpu0_util)
+	kill $hog
+	wait $hog 2>/dev/null
+	taskset -c 0 perl -e 'select(undef, undef, undef, 0.05) for 1..20'
+	quiet=$(cpu0_util)
+	[ "${busy:-0}" -ge 700 ] &&
+		emit ok "leap: CPU 0 util rises under a pinned hog ($busy of 1024)" ||
+		emit fail "leap: CPU 0 util rises under a pinned hog (${busy:-none}, want >= 700)"
+	[ -n "$quiet" ] && [ "$quiet" -le $((busy / 2)) ] &&
+		emit ok "leap: CPU 0 util decays when it mostly sleeps ($busy -> $quiet)" ||
+		emit fail "leap: CPU 0 util decays when it mostly sleeps ($busy -> ${quiet:-none}, want <= half)"
 }
 
 echo "# LEAP selftests: $(uname -r), $cpus CPUs, $mode, scheduler:" \
