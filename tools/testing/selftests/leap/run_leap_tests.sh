@@ -277,23 +277,27 @@ group_leap() {
 	fi
 }
 
-# CPU 0's utilization signal (what schedutil reads), from the debugfs view.
+# CPU 0's utilization signal (what schedutil reads), from the debugfs
+# view on stdin.
 cpu0_util() {
-	awk '/^cpu nr_running/ { t = 1; next } t && $1 == 0 { print $7; exit }' \
-		/sys/kernel/debug/sched/leap
+	awk '/^cpu nr_running/ { t = 1; next } t && $1 == 0 { print $7; exit }'
 }
 
 # cpufreq sees LEAP's load: CPU 0's util rises near 1024 under a hog
 # pinned there, and decays once only a task that mostly sleeps runs there.
+# That task reads the view itself after its last sleep: a process started
+# afterwards to read it would first run on CPU 0 (the only one, with one
+# CPU) long enough under emulation to raise the signal again.
 leap_util_check() {
 	taskset -c 0 sh -c 'while :; do :; done' &
 	hog=$!
 	sleep 2
-	busy=$(cpu0_util)
+	busy=$(cpu0_util </sys/kernel/debug/sched/leap)
 	kill $hog
 	wait $hog 2>/dev/null
-	taskset -c 0 perl -e 'select(undef, undef, undef, 0.05) for 1..20'
-	quiet=$(cpu0_util)
+	quiet=$(taskset -c 0 perl -e 'select(undef, undef, undef, 0.05) for 1..20;
+		open(my $f, "<", "/sys/kernel/debug/sched/leap") or die; print while <$f>' |
+		cpu0_util)
 	[ "${busy:-0}" -ge 700 ] &&
 		emit ok "leap: CPU 0 util rises under a pinned hog ($busy of 1024)" ||
 		emit fail "leap: CPU 0 util rises under a pinned hog (${busy:-none}, want >= 700)"
