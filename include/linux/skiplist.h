@@ -16,16 +16,17 @@
  * on average 1/3):
  *
  *   skiplist_insert()   O(log n) expected: one descent from the top level
+ *   skiplist_insert_head() the same, before equal keys instead of after
  *   skiplist_del()      O(k): unlinks through link[].prev, no search
  *   skiplist_first()    O(1): one load, head.link[0].next
  *   skiplist_next()     O(1): one load, node->link[0].next
  *   skiplist_node_queued() O(1)
  *
  * Equal keys are kept in FIFO order: a new node goes after every queued
- * node with the same key. Key ~0ULL belongs to the head sentinel and
- * closes every search, so no key comparison ever checks for the end of
- * a level; a node's key is at most SKIPLIST_KEY_MAX (~0ULL - 1), and a
- * larger key is clamped to it.
+ * node with the same key (skiplist_insert_head(): before them). Key
+ * ~0ULL belongs to the head sentinel and closes every search, so no key
+ * comparison ever checks for the end of a level; a node's key is at most
+ * SKIPLIST_KEY_MAX (~0ULL - 1), and a larger key is clamped to it.
  *
  * Simple ASCII art, a list with five nodes, the head drawn twice:
  *
@@ -452,6 +453,8 @@ static inline u32 skiplist_rand_next(u64 *state)
 unsigned int skiplist_random_level(const struct skiplist *sl, u32 rand);
 bool skiplist_insert(struct skiplist *sl, struct skiplist_node *node,
 		     u64 key, u32 rand);
+bool skiplist_insert_head(struct skiplist *sl, struct skiplist_node *node,
+			  u64 key, u32 rand);
 bool skiplist_del(struct skiplist *sl, struct skiplist_node *node);
 
 #endif /* _LINUX_SKIPLIST_H */

@@ -45,6 +45,65 @@ unsigned int skiplist_random_level(const struct skiplist *sl, u32 rand)
 	return level;
 }
 
+/*
+ * Link @node in before the first queued node whose key is at least
+ * @bound: @bound = key + 1 queues it after equal keys, @bound = key
+ * before them. key is at most SKIPLIST_KEY_MAX, so key + 1 cannot wrap,
+ * and the head's ~0ULL still ends every walk.
+ */
+static __always_inline bool __skiplist_insert(struct skiplist *sl,
+					      struct skiplist_node *node,
+					      u64 key, u32 rand, bool head)
+{
+	struct skiplist_node *cur = &sl->head;
+	struct skiplist_link *link;
+	unsigned long i, level;
+	u64 bound;
+
+	if (skiplist_misuse(skiplist_node_queued(node)))
+		return false;
+	if (unlikely(key > SKIPLIST_KEY_MAX))
+		key = SKIPLIST_KEY_MAX;
+	bound = head ? key : key + 1;
+
+	level = skiplist_random_level(sl, rand);
+	node->key = key;
+	node->level = level;
+	if (level > sl->level)
+		sl->level = level;
+
+	/*
+	 * Descend from the top. Each link carries a copy of its target's
+	 * key, so a step that does not move on never touches the next node.
+	 * Above the new node's level only search; from there down, link it
+	 * in on the way.
+	 */
+	for (i = sl->level; i > level; i--) {
+		link = &cur->link[i];
+		while (link->next_key < bound) {
+			cur = link->next;
+			link = &cur->link[i];
+		}
+	}
+	for (;;) {
+		link = &cur->link[i];
+		while (link->next_key < bound) {
+			cur = link->next;
+			link = &cur->link[i];
+		}
+		node->link[i].next = link->next;
+		node->link[i].next_key = link->next_key;
+		node->link[i].prev = cur;
+		link->next->link[i].prev = node;
+		link->next = node;
+		link->next_key = key;
+		if (!i--)
+			break;
+	}
+	sl->count++;
+	return true;
+}
+
 /**
  * skiplist_insert - queue a node in key order
  * @sl:		the list
@@ -60,52 +119,27 @@ unsigned int skiplist_random_level(const struct skiplist *sl, u32 rand)
 bool skiplist_insert(struct skiplist *sl, struct skiplist_node *node,
 		     u64 key, u32 rand)
 {
-	struct skiplist_node *cur = &sl->head;
-	struct skiplist_link *link;
-	unsigned long i, level;
+	return __skiplist_insert(sl, node, key, rand, false);
+}
 
-	if (skiplist_misuse(skiplist_node_queued(node)))
-		return false;
-	if (unlikely(key > SKIPLIST_KEY_MAX))
-		key = SKIPLIST_KEY_MAX;
-
-	level = skiplist_random_level(sl, rand);
-	node->key = key;
-	node->level = level;
-	if (level > sl->level)
-		sl->level = level;
-
-	/*
-	 * Descend from the top. Each link carries a copy of its target's
-	 * key, so a step that does not move on never touches the next node.
-	 * The head's key (~0ULL) is larger than any node's, so it ends every
-	 * walk; "<=" walks past equal keys, for FIFO order. Above the new
-	 * node's level only search; from there down, link it in on the way.
-	 */
-	for (i = sl->level; i > level; i--) {
-		link = &cur->link[i];
-		while (link->next_key <= key) {
-			cur = link->next;
-			link = &cur->link[i];
-		}
-	}
-	for (;;) {
-		link = &cur->link[i];
-		while (link->next_key <= key) {
-			cur = link->next;
-			link = &cur->link[i];
-		}
-		node->link[i].next = link->next;
-		node->link[i].next_key = link->next_key;
-		node->link[i].prev = cur;
-		link->next->link[i].prev = node;
-		link->next = node;
-		link->next_key = key;
-		if (!i--)
-			break;
-	}
-	sl->count++;
-	return true;
+/**
+ * skiplist_insert_head - queue a node before the nodes with its key
+ * @sl:		the list
+ * @node:	a node that is not queued
+ * @key:	its key, at most SKIPLIST_KEY_MAX (larger keys are clamped)
+ * @rand:	random bits for the node's level, e.g. skiplist_rand_next()
+ *
+ * As skiplist_insert(), but the node goes before every queued node with
+ * the same key (LIFO among equals): a realtime task preempted by a higher
+ * priority one goes back to the head of its priority. O(log n) expected;
+ * no allocation.
+ *
+ * Return: true, or false (and nothing changed) if @node was queued.
+ */
+bool skiplist_insert_head(struct skiplist *sl, struct skiplist_node *node,
+			  u64 key, u32 rand)
+{
+	return __skiplist_insert(sl, node, key, rand, true);
 }
 
 /**

@@ -195,6 +195,28 @@ static void skiplist_test_fifo_ties(struct kunit *test)
 	expect_ids(test, &sl, all, 64);
 }
 
+/* skiplist_insert_head(): before equal keys, after smaller ones. */
+static void skiplist_test_insert_head(struct kunit *test)
+{
+	static const u64 keys[] = { 5, 7, 7, 7, 9 };
+	struct item *items = alloc_items(test, ARRAY_SIZE(keys) + 2);
+	struct skiplist sl;
+	u64 rnd = SEED;
+
+	skiplist_init(&sl);
+	insert_keys(test, &sl, items, keys, ARRAY_SIZE(keys), &rnd);
+	skiplist_node_init(&items[5].node);
+	KUNIT_ASSERT_TRUE(test, skiplist_insert_head(&sl, &items[5].node, 7,
+						     skiplist_rand_next(&rnd)));
+	expect_ids(test, &sl, (unsigned long[]){ 0, 5, 1, 2, 3, 4 }, 6);
+
+	/* A key no node has: the same place as skiplist_insert() gives. */
+	skiplist_node_init(&items[6].node);
+	KUNIT_ASSERT_TRUE(test, skiplist_insert_head(&sl, &items[6].node, 8, 0));
+	expect_ids(test, &sl, (unsigned long[]){ 0, 5, 1, 2, 3, 6, 4 }, 7);
+	check_list(test, &sl);
+}
+
 static void skiplist_test_delete(struct kunit *test)
 {
 	static const u64 keys[] = { 10, 20, 30, 40, 50 };
@@ -578,6 +600,7 @@ static struct kunit_case skiplist_test_cases[] = {
 	KUNIT_CASE(skiplist_test_empty),
 	KUNIT_CASE(skiplist_test_ordering),
 	KUNIT_CASE(skiplist_test_fifo_ties),
+	KUNIT_CASE(skiplist_test_insert_head),
 	KUNIT_CASE(skiplist_test_delete),
 	KUNIT_CASE(skiplist_test_reinsert),
 	KUNIT_CASE(skiplist_test_extreme_keys),

@@ -3,7 +3,8 @@
  * Differential fuzz test of include/linux/skiplist.h + kernel/sched/skiplist.c,
  * compiled unchanged in user space through shim/. Every operation is applied
  * to the skip list and to a reference model (an array of the queued nodes in
- * order, FIFO among equal keys) and the two are compared.
+ * order, FIFO among equal keys, or LIFO for skiplist_insert_head()) and the
+ * two are compared.
  *
  *   fuzz [-q] [-o OPS] [SEED POOL] ...
  *
@@ -167,19 +168,26 @@ static u32 random_levelbits(void)
 	}
 }
 
+/* One insert in four goes to the head of its equal keys. */
 static int do_insert(struct owner *o)
 {
 	u64 key = random_key();
 	u64 stored = key > SKIPLIST_KEY_MAX ? SKIPLIST_KEY_MAX : key;
 	unsigned int top = sl.level, i;
+	bool head = rnd64() % 4 == 0, ok;
 
-	if (!skiplist_insert(&sl, &o->node, key, random_levelbits()))
+	if (head)
+		ok = skiplist_insert_head(&sl, &o->node, key, random_levelbits());
+	else
+		ok = skiplist_insert(&sl, &o->node, key, random_levelbits());
+	if (!ok)
 		FAIL("insert of an unqueued node refused");
 	if (o->node.key != stored)
 		FAIL("stored key");
 	if (o->node.level > top + 1 || o->node.level > SKIPLIST_MAX_LEVEL)
 		FAIL("level %u above cap (top %u)", o->node.level, top);
-	for (i = 0; i < nref && ref[i]->key <= stored; i++)
+	for (i = 0; i < nref && (ref[i]->key < stored ||
+				 (!head && ref[i]->key == stored)); i++)
 		;
 	memmove(&ref[i + 1], &ref[i], (nref - i) * sizeof(*ref));
 	ref[i] = &o->node;

@@ -9,7 +9,8 @@ writes OUTDIR/linux/skiplist.h and OUTDIR/skiplist.c with one bug in
 one of them. The fuzz test must catch each mutant: a test that cannot
 fail proves nothing.
 
-  fifo       equal keys go before each other instead of after (LIFO)
+  fifo       insert puts equal keys before each other (LIFO), and
+             insert_head after them
   shrink     the top level never shrinks after deletes
   prev       delete forgets to fix link[].prev on level 1 and up
   nextkey    insert forgets to update the predecessor's copy of the next key
@@ -20,8 +21,7 @@ import os
 import sys
 
 MUTANTS = {
-    "fifo": ("c", "\tfor (;;) {\n\t\tlink = &cur->link[i];\n\t\twhile (link->next_key <= key) {",
-             "\tfor (;;) {\n\t\tlink = &cur->link[i];\n\t\twhile (link->next_key < key) {"),
+    "fifo": ("c", "\tbound = head ? key : key + 1;", "\tbound = head ? key + 1 : key;"),
     "shrink": ("c", "\t\t\tsl->level--;", "\t\t\tbreak;"),
     "prev": ("c", "\t\tnext->link[i].prev = prev;",
              "\t\tif (!i)\n\t\t\tnext->link[i].prev = prev;"),
