@@ -2,11 +2,14 @@
 /*
  * LEAP: a BFS-style scheduling class with one global runqueue.
  *
- * LEAP owns every SCHED_NORMAL, SCHED_BATCH and SCHED_IDLE task from fork
- * on, in place of the fair class, which stays built but never owns a
- * task (its balancing is switched off in core.c and sched.h). Every task
- * that is runnable and not running is on one skip list, ordered by one
- * 64-bit key (kernel/sched/leap.h): the virtual deadline, BFS style.
+ * LEAP owns every SCHED_FIFO, SCHED_RR, SCHED_ISO, SCHED_NORMAL,
+ * SCHED_BATCH and SCHED_IDLE task from fork on, in place of the rt and
+ * fair classes, which stay built but never own a task (their balancing is
+ * switched off in core.c and sched.h). It sits between the deadline and
+ * rt classes. Every task that is runnable and not running is on one skip
+ * list, ordered by one 64-bit key (kernel/sched/leap.h): the realtime
+ * prio, 100 for SCHED_ISO, else the virtual deadline, BFS style. So with
+ * N CPUs the N smallest keys that may run on them are the ones running.
  *
  *  - pick: the first task on level 0 that may run on this CPU. A task
  *    preempted here with slice left is "sticky": it is queued with its
@@ -16,6 +19,14 @@
  *  - wakeup: the task goes to the best idle CPU it may use, ranked by
  *    cache distance from where it last ran; with none idle, the CPU
  *    running the latest key is preempted if the new key is earlier.
+ *  - realtime: FIFO never expires, RR and ISO rotate every rr_interval;
+ *    a realtime task preempted by a smaller key goes back to the head of
+ *    its key. Per CPU, realtime keys get sched_rt_runtime_us of every
+ *    sched_rt_period_us while other work waits (mainline's throttling).
+ *  - SCHED_ISO: unprivileged soft realtime at key 100, while ISO+RT use
+ *    over 5 s stays under kernel.iso_cpu percent of all CPUs; above it,
+ *    ISO tasks are refractory and sort as NORMAL until use drops under
+ *    90% of the cap.
  *  - no load balancer: a global queue has nothing to balance.
  *  - cpufreq: a CPU's LEAP busy time feeds its PELT rt signal
  *    (rq->avg_rt), which schedutil reads as it reads rt's.
@@ -30,6 +41,8 @@
  * Cost: enqueue O(log n), n = queued tasks; dequeue O(1) expected
  * (O(level of the node)); pick O(1) when the first task may run here,
  * else O(k) for k tasks skipped; wakeup placement O(number of CPUs).
+ * An ISO refractory change re-keys the queued ISO tasks: O(n), at most
+ * twice in a 5 s window.
  * Nothing allocates on enqueue, dequeue or pick: the list node is in
  * task_struct.
  *
@@ -72,16 +85,27 @@ const u16 leap_prio_ratios[NICE_WIDTH] = {
 /* kernel.rr_interval, in ms. */
 static int sysctl_leap_rr_interval = LEAP_RR_INTERVAL_DEF;
 
+/* kernel.iso_cpu, percent of all CPUs that ISO+RT tasks may use. */
+static int sysctl_leap_iso_cpu = LEAP_ISO_CPU_DEF;
+
 /**
  * struct leap_queue - the global runqueue
  * @list:	runnable, not running LEAP tasks, by key
  * @niffies:	LEAP's clock: the latest rq clock seen, ns, monotonic
  * @rand:	state for the skip list's level choice
+ * @iso_time:	ns of ISO and RT run time, per LEAP_ISO_BUCKET_NS bucket
+ * @iso_next:	niffies at which the current bucket ends
+ * @iso_cur:	index of the current bucket
+ * @iso_refractory: ISO tasks run as NORMAL (use went over iso_cpu)
  */
 static struct leap_queue {
 	struct skiplist	list;
 	u64		niffies;
 	u64		rand;
+	u64		iso_time[LEAP_ISO_BUCKETS];
+	u64		iso_next;
+	unsigned int	iso_cur;
+	bool		iso_refractory;
 } leap_q;
 
 static inline struct task_struct *leap_task_of(const struct skiplist_node *node)
@@ -111,7 +135,27 @@ static u64 leap_clock(struct rq *rq)
 
 static inline u64 leap_task_key(struct task_struct *p)
 {
-	return leap_key(p->policy, p->leap.deadline);
+	return leap_key(p->prio, p->policy, !leap_q.iso_refractory,
+			p->leap.deadline);
+}
+
+/* A realtime key: FIFO, RR or PI-boosted. */
+static inline bool leap_rt(struct task_struct *p)
+{
+	return p->prio < MAX_RT_PRIO;
+}
+
+/* Does @p's slice run out? Not for FIFO, nor a boosted non-RR task. */
+static inline bool leap_has_slice(struct task_struct *p)
+{
+	return !leap_rt(p) || p->policy == SCHED_RR;
+}
+
+/* May @p preempt a running task? BATCH and IDLE never do (unless boosted). */
+static inline bool leap_may_preempt(struct task_struct *p)
+{
+	return leap_rt(p) ||
+	       (p->policy != SCHED_BATCH && p->policy != SCHED_IDLE);
 }
 
 /* A new deadline from now, for the task's current prio. */
@@ -139,6 +183,13 @@ static void leap_insert(struct task_struct *p, u64 key)
 {
 	skiplist_insert(&leap_q.list, &p->leap.node, key,
 			skiplist_rand_next(&leap_q.rand));
+}
+
+/* Before the tasks with the same key: a preempted realtime task. */
+static void leap_insert_head(struct task_struct *p, u64 key)
+{
+	skiplist_insert_head(&leap_q.list, &p->leap.node, key,
+			     skiplist_rand_next(&leap_q.rand));
 }
 
 static void leap_unlink(struct task_struct *p)
@@ -223,9 +274,11 @@ static void leap_move(struct task_struct *p, struct rq *src, struct rq *dst,
 /*
  * @p has just been queued: find it a CPU, under the lock, so that no
  * queued task waits while a CPU it may use idles. Prefer an idle CPU
- * close to where @p last ran; else, if @preempt and @p is NORMAL (BATCH
- * and IDLE never preempt), the CPU running the latest key, if later
- * than @p's.
+ * close to where @p last ran; else, if @preempt and @p may preempt
+ * (BATCH and IDLE never do), the CPU running the latest key, if later
+ * than @p's. A CPU whose realtime runtime is used up is no victim for a
+ * realtime task, and the first victim for any other if it runs a
+ * realtime one: it runs other work first.
  * A CPU with a reschedule already pending is left out: it will pick the
  * best task anyway, and a second task needs a second CPU.
  */
@@ -233,8 +286,9 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 {
 	int from = task_cpu(p), idle = -1, victim = -1, best = INT_MAX, cpu;
 	u64 key = leap_task_key(p), latest = key;
+	bool rt = leap_rt(p);
 
-	preempt = preempt && p->policy == SCHED_NORMAL;
+	preempt = preempt && leap_may_preempt(p);
 
 	for_each_cpu(cpu, p->cpus_ptr) {
 		struct rq *rq = cpu_rq(cpu);
@@ -250,15 +304,72 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 				if (!d)
 					break;
 			}
-		} else if (preempt && rq->leap.curr && rq->leap.curr_key > latest) {
-			latest = rq->leap.curr_key;
-			victim = cpu;
+		} else if (rq->leap.curr) {
+			u64 ck = rq->leap.curr_key;
+
+			/*
+			 * A CPU past its realtime runtime takes no realtime
+			 * task, and runs any other before its realtime one.
+			 */
+			if (rq->leap.rt_throttled) {
+				if (rt)
+					continue;
+				if (ck < LEAP_ISO_KEY)
+					ck = U64_MAX;
+			}
+			if ((preempt || ck == U64_MAX) && ck > latest) {
+				latest = ck;
+				victim = cpu;
+			}
 		}
 	}
 	if (idle >= 0)
 		resched_curr(cpu_rq(idle));
 	else if (victim >= 0)
 		resched_curr(cpu_rq(victim));
+}
+
+/* Start the ISO bucket that holds @now, clearing those skipped. */
+static void leap_iso_roll(u64 now)
+{
+	unsigned int i;
+
+	for (i = 0; now >= leap_q.iso_next && i < LEAP_ISO_BUCKETS; i++) {
+		leap_q.iso_cur = (leap_q.iso_cur + 1) % LEAP_ISO_BUCKETS;
+		leap_q.iso_time[leap_q.iso_cur] = 0;
+		leap_q.iso_next += LEAP_ISO_BUCKET_NS;
+	}
+	/* Idle for a whole window or more: start afresh at @now. */
+	if (now >= leap_q.iso_next)
+		leap_q.iso_next = now + LEAP_ISO_BUCKET_NS;
+}
+
+/* ISO and RT run time in the last LEAP_ISO_BUCKETS buckets. */
+static u64 leap_iso_used(void)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < LEAP_ISO_BUCKETS; i++)
+		sum += leap_q.iso_time[i];
+	return sum;
+}
+
+/*
+ * Realtime time counts against this CPU's sched_rt_runtime_us in the
+ * current sched_rt_period_us; realtime and ISO time counts against
+ * iso_cpu. Refractory ISO time counts too: otherwise an ISO hog would
+ * take iso_cpu percent at key 100 plus half of the rest as NORMAL, and
+ * a normal task beside it would get well under 100 - iso_cpu percent.
+ */
+static void leap_account(struct rq *rq, struct task_struct *curr, u64 delta)
+{
+	if (leap_rt(curr))
+		rq->leap.rt_time += delta;
+	if (leap_rt(curr) || curr->policy == SCHED_ISO) {
+		leap_iso_roll(leap_clock(rq));
+		leap_q.iso_time[leap_q.iso_cur] += delta;
+	}
 }
 
 /*
@@ -275,19 +386,31 @@ static bool leap_charge(struct rq *rq)
 	delta = update_curr_common(rq);
 	if (delta <= 0)
 		return false;
+	leap_account(rq, curr, delta);
+	if (!leap_has_slice(curr))
+		return false;
 	curr->leap.time_slice -= delta;
 	if (curr->leap.time_slice >= LEAP_RESCHED_NS)
 		return false;
 	leap_renew(curr, leap_clock(rq));
-	if (rq->leap.curr == curr)
+	if (rq->leap.curr == curr) {
+		rq->leap.renewed = true;
 		WRITE_ONCE(rq->leap.curr_key, leap_task_key(curr));
+	}
 	return true;
 }
 
-/* Charge the running task; at the end of its slice, let the pick decide. */
+/*
+ * Charge the running task; at the end of its slice, let the pick decide.
+ * With nothing queued it runs on, and has no one to rotate behind.
+ */
 static void leap_update_curr(struct rq *rq)
 {
-	if (leap_charge(rq) && !skiplist_empty(&leap_q.list))
+	if (!leap_charge(rq))
+		return;
+	if (skiplist_empty(&leap_q.list))
+		rq->leap.renewed = false;
+	else
 		resched_curr(rq);
 }
 
@@ -323,7 +446,10 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	p->leap.on_rq = true;
 	rq->leap.nr_running++;
 	add_nr_running(rq, 1);
-	leap_insert(p, leap_task_key(p));
+	if (flags & ENQUEUE_HEAD)
+		leap_insert_head(p, leap_task_key(p));
+	else
+		leap_insert(p, leap_task_key(p));
 
 	if (flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL))
 		leap_find_cpu(p, true);
@@ -349,7 +475,11 @@ static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	return true;
 }
 
-/* sched_yield(): behind every task with a deadline before a fresh one. */
+/*
+ * sched_yield(): a fresh slice and deadline, behind every task with an
+ * earlier key or the same one (a realtime task goes to the tail of its
+ * prio).
+ */
 static void yield_task_leap(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
@@ -357,6 +487,7 @@ static void yield_task_leap(struct rq *rq)
 	update_rq_clock(rq);
 	leap_charge(rq);
 	leap_renew(curr, leap_clock(rq));
+	rq->leap.renewed = true;
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(curr));
 	/* schedule() follows at once: no need to read the clock again. */
 	rq_clock_skip_update(rq);
@@ -367,41 +498,73 @@ static void wakeup_preempt_leap(struct rq *rq, struct task_struct *p, int flags)
 {
 }
 
+/*
+ * What a pick on @cpu may take: tasks allowed there, with a key of at
+ * least @min_key (LEAP_ISO_KEY skips realtime keys on a throttled CPU).
+ */
 struct leap_pick {
 	int cpu;
+	u64 min_key;
 };
+
+static bool leap_pick_task_ok(struct task_struct *p, u64 key,
+			      const struct leap_pick *lp)
+{
+	return key >= lp->min_key && leap_cpu_allowed(p, lp->cpu);
+}
 
 static bool leap_pick_ok(const struct skiplist_node *node, void *arg)
 {
-	struct leap_pick *lp = arg;
-
-	return leap_cpu_allowed(leap_task_of(node), lp->cpu);
+	return leap_pick_task_ok(leap_task_of(node), node->key, arg);
 }
 
-static struct task_struct *pick_task_leap(struct rq *rq)
+/*
+ * The best task for @lp->cpu: the first allowed on the list, this CPU's
+ * sticky task by its real key, or the running task @curr (not on the
+ * list), which keeps the CPU on a tie unless its slice was renewed.
+ */
+static struct task_struct *leap_best(struct rq *rq, const struct leap_pick *lp)
 {
-	struct leap_pick lp = { .cpu = cpu_of(rq) };
 	struct task_struct *next = NULL, *sticky = rq->leap.sticky;
 	struct task_struct *curr = rq->leap.curr;
 	struct skiplist_node *node;
 	u64 key = ~0ULL;
 
-	node = skiplist_find_first(&leap_q.list, leap_pick_ok, &lp);
+	node = skiplist_find_first(&leap_q.list, leap_pick_ok, (void *)lp);
 	if (node) {
 		next = leap_task_of(node);
 		key = node->key;
 	}
-	/* This CPU's sticky task competes with its real key. */
-	if (sticky && leap_cpu_allowed(sticky, lp.cpu) &&
+	if (sticky && leap_pick_task_ok(sticky, leap_task_key(sticky), lp) &&
 	    leap_task_key(sticky) < key) {
 		next = sticky;
 		key = leap_task_key(sticky);
 	}
-	/* The running task, if still runnable, is not on the list. */
-	if (curr && curr->leap.on_rq && leap_cpu_allowed(curr, lp.cpu) &&
-	    leap_task_key(curr) <= key)
+	if (curr && curr->leap.on_rq &&
+	    leap_pick_task_ok(curr, leap_task_key(curr), lp) &&
+	    (leap_task_key(curr) < key ||
+	     (leap_task_key(curr) == key && !rq->leap.renewed)))
 		return curr;
-	if (next && task_cpu(next) != lp.cpu)
+	return next;
+}
+
+static struct task_struct *pick_task_leap(struct rq *rq)
+{
+	struct leap_pick lp = { .cpu = cpu_of(rq) };
+	struct task_struct *next = NULL;
+
+	/* Realtime runtime used up here: other work first, if there is any. */
+	if (rq->leap.rt_throttled) {
+		lp.min_key = LEAP_ISO_KEY;
+		next = leap_best(rq, &lp);
+		lp.min_key = 0;
+	}
+	if (!next)
+		next = leap_best(rq, &lp);
+	/* The running task stays: its rotation, if any, is done. */
+	if (next && next == rq->leap.curr)
+		rq->leap.renewed = false;
+	else if (next && task_cpu(next) != lp.cpu)
 		leap_move(next, task_rq(next), rq, ENQUEUE_NOCLOCK);
 	return next;
 }
@@ -409,19 +572,35 @@ static struct task_struct *pick_task_leap(struct rq *rq)
 static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 			       struct task_struct *next)
 {
+	bool renewed;
 	u64 key;
 
 	leap_charge(rq);
 	leap_update_util(rq, true);
+	renewed = rq->leap.renewed;
+	rq->leap.renewed = false;
 	rq->leap.curr = NULL;
 	WRITE_ONCE(rq->leap.curr_key, 0);
 	if (!p->leap.on_rq || leap_queued(p))
 		return;
 
 	/* Preempted, still runnable: back on the list. */
-	if (p->policy == SCHED_BATCH)
+	if (p->policy == SCHED_BATCH && !leap_rt(p))
 		leap_new_deadline(p, leap_clock(rq));
 	key = leap_task_key(p);
+	/*
+	 * Realtime and ISO keys: preempted by a smaller key, back to the head
+	 * of its key (POSIX), and straight onto any CPU running a later key;
+	 * after its slice (RR, ISO) or a yield, to the tail.
+	 */
+	if (key <= LEAP_ISO_KEY) {
+		if (renewed)
+			leap_insert(p, key);
+		else
+			leap_insert_head(p, key);
+		leap_find_cpu(p, true);
+		return;
+	}
 	/*
 	 * Sticky: preempted with part of its slice used and the rest left
 	 * (a slice that just ran out was renewed whole; that task starts
@@ -458,6 +637,7 @@ static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 	if (rq->leap.sticky == p)
 		rq->leap.sticky = NULL;
 	rq->leap.curr = p;
+	rq->leap.renewed = false;
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
 	p->se.exec_start = rq_clock_task(rq);
 }
@@ -494,7 +674,7 @@ static int select_task_rq_leap(struct task_struct *p, int prev_cpu, int wake_fla
 	}
 	if (idle >= 0)
 		return idle;
-	if (victim >= 0 && p->policy == SCHED_NORMAL)
+	if (victim >= 0 && leap_may_preempt(p))
 		return victim;
 	return prev_cpu;
 }
@@ -525,17 +705,107 @@ static void rq_offline_leap(struct rq *rq)
 	}
 }
 
+/* Is @p on @rq, runnable, and should another task run instead? */
+static void leap_check_running(struct rq *rq, struct task_struct *p)
+{
+	struct leap_pick lp = { .cpu = cpu_of(rq) };
+
+	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
+	if (rq->leap.rt_throttled && leap_rt(p))
+		lp.min_key = LEAP_ISO_KEY;
+	if (skiplist_find_first(&leap_q.list, leap_pick_ok, &lp) &&
+	    leap_best(rq, &lp) != p)
+		resched_curr(rq);
+}
+
+/*
+ * sched_rt_runtime_us of every sched_rt_period_us for realtime keys on
+ * this CPU, as mainline's rt class gives: past it, the CPU runs other
+ * LEAP work first until the period ends (with none, realtime runs on).
+ */
+static void leap_rt_period(struct rq *rq, struct task_struct *curr)
+{
+	u64 now = rq_clock(rq), runtime = global_rt_runtime();
+
+	if (now - rq->leap.rt_period_start >= global_rt_period()) {
+		rq->leap.rt_period_start = now;
+		rq->leap.rt_time = 0;
+		if (rq->leap.rt_throttled) {
+			rq->leap.rt_throttled = false;
+			leap_check_running(rq, curr);
+		}
+	} else if (!rq->leap.rt_throttled && runtime != RUNTIME_INF &&
+		   rq->leap.rt_time > runtime) {
+		rq->leap.rt_throttled = true;
+		if (leap_rt(curr))
+			leap_check_running(rq, curr);
+	}
+}
+
+/*
+ * Give every queued SCHED_ISO task the key it has now (LEAP_ISO_KEY, or
+ * its deadline while refractory), and let every CPU running one compare
+ * it again. O(n): a refractory change happens at most a few times in a
+ * 5 s window.
+ */
+static void leap_iso_rekey(void)
+{
+	struct skiplist_node *node;
+	int cpu;
+
+	skiplist_for_each(node, &leap_q.list) {
+		struct task_struct *p = leap_task_of(node);
+		u64 key;
+
+		if (p->policy != SCHED_ISO || leap_rt(p))
+			continue;
+		key = leap_task_key(p);
+		if (key == node->key)
+			continue;
+		skiplist_del(&leap_q.list, node);
+		if (task_rq(p)->leap.sticky == p)
+			task_rq(p)->leap.sticky = NULL;
+		leap_insert(p, key);
+		if (key == LEAP_ISO_KEY)
+			leap_find_cpu(p, true);
+	}
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+		struct task_struct *curr = rq->leap.curr;
+
+		if (curr && curr->policy == SCHED_ISO && !leap_rt(curr))
+			leap_check_running(rq, curr);
+	}
+}
+
+/* Over iso_cpu: ISO tasks turn refractory; back under 90% of it: not. */
+static void leap_iso_check(u64 now)
+{
+	unsigned int iso_cpu = READ_ONCE(sysctl_leap_iso_cpu);
+	unsigned int pct = leap_q.iso_refractory ? 90 : 100;
+	bool over;
+
+	leap_iso_roll(now);
+	over = leap_iso_over(leap_iso_used(), num_online_cpus(), iso_cpu, pct);
+	if (over == leap_q.iso_refractory)
+		return;
+	leap_q.iso_refractory = over;
+	leap_iso_rekey();
+}
+
 static void task_tick_leap(struct rq *rq, struct task_struct *curr, int queued)
 {
 	leap_update_curr(rq);
+	leap_rt_period(rq, curr);
+	leap_iso_check(leap_clock(rq));
 	leap_update_util(rq, true);
 	cpufreq_update_util(rq, 0);
 }
 
 /*
  * Fork: the child takes half of the parent's remaining slice and the
- * parent's deadline, so forking cannot buy CPU time. A child of a task
- * of another class starts with a full slice.
+ * parent's deadline, so forking cannot buy CPU time. A child of a
+ * realtime task, or of a task of another class, starts with a full slice.
  */
 static void task_fork_leap(struct task_struct *p)
 {
@@ -547,7 +817,7 @@ static void task_fork_leap(struct task_struct *p)
 	rq_lock(rq, &rf);
 	update_rq_clock(rq);
 	now = leap_clock(rq);
-	if (curr->sched_class == &leap_sched_class) {
+	if (curr->sched_class == &leap_sched_class && !leap_rt(curr)) {
 		leap_charge(rq);
 		p->leap.time_slice = curr->leap.time_slice / 2;
 		curr->leap.time_slice -= p->leap.time_slice;
@@ -559,18 +829,6 @@ static void task_fork_leap(struct task_struct *p)
 	if (p->leap.time_slice < LEAP_RESCHED_NS || p->leap.prio != p->prio)
 		leap_renew(p, now);
 	rq_unlock(rq, &rf);
-}
-
-/* Is @p on @rq, runnable, and should another task run instead? */
-static void leap_check_running(struct rq *rq, struct task_struct *p)
-{
-	struct leap_pick lp = { .cpu = cpu_of(rq) };
-	struct skiplist_node *node;
-
-	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
-	node = skiplist_find_first(&leap_q.list, leap_pick_ok, &lp);
-	if (node && node->key < rq->leap.curr_key)
-		resched_curr(rq);
 }
 
 static void switched_to_leap(struct rq *rq, struct task_struct *p)
@@ -588,8 +846,11 @@ static void prio_changed_leap(struct rq *rq, struct task_struct *p, int oldprio)
 	switched_to_leap(rq, p);
 }
 
+/* sched_rr_get_interval(): 0 for FIFO (no slice), else rr_interval. */
 static unsigned int get_rr_interval_leap(struct rq *rq, struct task_struct *p)
 {
+	if (p->policy == SCHED_FIFO)
+		return 0;
 	return msecs_to_jiffies(leap_rr_ms());
 }
 
@@ -644,6 +905,10 @@ void __init init_leap_rq(struct rq *rq)
 	rq->leap.sticky = NULL;
 	WRITE_ONCE(rq->leap.curr_key, 0);
 	rq->leap.nr_running = 0;
+	rq->leap.renewed = false;
+	rq->leap.rt_throttled = false;
+	rq->leap.rt_time = 0;
+	rq->leap.rt_period_start = 0;
 }
 
 static struct ctl_table leap_sysctls[] = {
@@ -655,6 +920,15 @@ static struct ctl_table leap_sysctls[] = {
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= SYSCTL_ONE,
 		.extra2		= SYSCTL_ONE_THOUSAND,
+	},
+	{
+		.procname	= "iso_cpu",
+		.data		= &sysctl_leap_iso_cpu,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE_HUNDRED,
 	},
 };
 
@@ -679,6 +953,8 @@ struct leap_debug_cpu {
 	int	nr_running;
 	int	leap_nr_running;
 	unsigned long util;
+	u64	rt_time;
+	bool	rt_throttled;
 };
 
 /*
@@ -692,7 +968,8 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	struct skiplist_node *node;
 	unsigned int count, level, n = 0, i;
 	unsigned long flags;
-	u64 niffies;
+	u64 niffies, iso_used;
+	bool refractory;
 	int cpu;
 
 	e = kcalloc(LEAP_DEBUG_ENTRIES, sizeof(*e), GFP_KERNEL);
@@ -707,6 +984,8 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	count = skiplist_count(&leap_q.list);
 	level = leap_q.list.level;
 	niffies = leap_q.niffies;
+	iso_used = leap_iso_used();
+	refractory = leap_q.iso_refractory;
 	skiplist_for_each(node, &leap_q.list) {
 		struct task_struct *p = leap_task_of(node);
 
@@ -730,6 +1009,8 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		c[cpu].sticky = rq->leap.sticky ? rq->leap.sticky->pid : 0;
 		c[cpu].nr_running = rq->nr_running;
 		c[cpu].leap_nr_running = rq->leap.nr_running;
+		c[cpu].rt_time = rq->leap.rt_time;
+		c[cpu].rt_throttled = rq->leap.rt_throttled;
 #ifdef CONFIG_SMP
 		c[cpu].util = cpu_util_rt(rq);
 #endif
@@ -738,12 +1019,19 @@ static int leap_debug_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "rr_interval_ms: %u\nniffies: %llu\nentries: %u\ntop_level: %u\n",
 		   leap_rr_ms(), niffies, count, level);
-	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util\n");
+	/* ISO+RT use over the window, in tenths of a percent of all CPUs. */
+	seq_printf(m, "iso_cpu: %d\niso_used_permille: %llu\niso_refractory: %d\n",
+		   READ_ONCE(sysctl_leap_iso_cpu),
+		   div64_u64(iso_used * 1000, (u64)LEAP_ISO_BUCKETS *
+			     LEAP_ISO_BUCKET_NS * num_online_cpus()),
+		   refractory);
+	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled\n");
 	for_each_online_cpu(cpu)
-		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu\n", cpu,
+		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d\n", cpu,
 			   c[cpu].nr_running, c[cpu].leap_nr_running,
 			   c[cpu].curr, c[cpu].curr_key, c[cpu].sticky,
-			   c[cpu].util);
+			   c[cpu].util, div_u64(c[cpu].rt_time, NSEC_PER_MSEC),
+			   c[cpu].rt_throttled);
 	seq_printf(m, "\nfirst %u queued (key order):\n", n);
 	seq_puts(m, "   pid policy prio cpu sticky                  key  deadline-niffies comm\n");
 	for (i = 0; i < n; i++)
@@ -774,8 +1062,8 @@ static int __init leap_late_init(void)
 {
 	register_sysctl_init("kernel", leap_sysctls);
 	leap_debugfs_init();
-	pr_info("LEAP: global skip-list scheduler active (rr_interval %d ms, %u CPUs)\n",
-		leap_rr_ms(), num_possible_cpus());
+	pr_info("LEAP: global skip-list scheduler active (rr_interval %d ms, iso_cpu %d%%, %u CPUs)\n",
+		leap_rr_ms(), READ_ONCE(sysctl_leap_iso_cpu), num_possible_cpus());
 	return 0;
 }
 late_initcall_sync(leap_late_init);

@@ -3,17 +3,23 @@
  * LEAP scheduler: what kernel/sched/ shares with kernel/sched/leap.c, and
  * the ordering-key arithmetic (pure functions, tested by leap_test.c).
  *
- * The key: smaller runs first. For SCHED_NORMAL and SCHED_BATCH it is
- * the task's virtual deadline,
+ * The key: smaller runs first. Every policy LEAP owns shares it:
+ *
+ *	SCHED_FIFO, SCHED_RR, PI-boosted	p->prio, 0 .. 99
+ *	SCHED_ISO, not refractory		100 (LEAP_ISO_KEY)
+ *	SCHED_NORMAL, SCHED_BATCH, refractory ISO	virtual deadline
+ *	SCHED_IDLE				deadline | LEAP_IDLEPRIO_KEY
+ *
+ * where the virtual deadline is
  *
  *	deadline = niffies + leap_prio_ratios[nice + 20] * rr_interval / 128
  *
- * where niffies is LEAP's monotonic nanosecond clock and the ratio grows
- * by 10% a nice level from 128 at nice -20, so that a nice 0 task's
- * deadline is 6.5 rr_intervals away and a nice 19 task's 40. SCHED_IDLE
- * tasks have the same deadline with the top nibble of the key set, so
- * they sort after every other task. niffies counts from boot and stays
- * below 2^60 for 36 years.
+ * niffies is LEAP's monotonic nanosecond clock and the ratio grows by 10%
+ * a nice level from 128 at nice -20, so that a nice 0 task's deadline is
+ * 6.5 rr_intervals away and a nice 19 task's 40. A deadline is at least
+ * one rr_interval (1 ms) ahead of niffies, so far above every realtime
+ * key; SCHED_IDLE tasks sort after every other task. niffies counts from
+ * boot and stays below 2^60 for 36 years.
  *
  * Cost: every helper here is O(1) and does no division but by 128.
  *
@@ -47,6 +53,18 @@ struct task_struct;
 /* Set in the key of a SCHED_IDLE task: after every other deadline. */
 #define LEAP_IDLEPRIO_KEY	(0xfULL << 60)
 
+/* The key of a SCHED_ISO task that is not refractory: after every RT prio. */
+#define LEAP_ISO_KEY		((u64)MAX_RT_PRIO)
+
+/* Default, lowest and highest kernel.iso_cpu, in percent. */
+#define LEAP_ISO_CPU_DEF	70
+#define LEAP_ISO_CPU_MIN	0
+#define LEAP_ISO_CPU_MAX	100
+
+/* ISO+RT CPU use is summed over LEAP_ISO_BUCKETS buckets: 5 s. */
+#define LEAP_ISO_BUCKETS	10
+#define LEAP_ISO_BUCKET_NS	(500 * NSEC_PER_MSEC)
+
 /**
  * struct leap_rq - LEAP's per-CPU state, in struct rq
  * @curr:	the LEAP task running on this CPU, or NULL
@@ -55,12 +73,22 @@ struct task_struct;
  * @curr_key:	@curr's key, 0 when @curr is NULL (a CPU running a
  *		higher class, or idle, is never preempted by LEAP's choice)
  * @nr_running:	LEAP tasks accounted to this CPU (queued or running)
+ * @renewed:	@curr's slice ran out (or it yielded) while it ran: it goes
+ *		behind the tasks with its key (RR rotation)
+ * @rt_throttled: realtime keys used up this period's runtime here
+ *		(sched_rt_runtime_us): this CPU runs other work first
+ * @rt_time:	realtime run time here in the current period, ns
+ * @rt_period_start: when the current period began, rq clock ns
  */
 struct leap_rq {
 	struct task_struct	*curr;
 	struct task_struct	*sticky;
 	u64			curr_key;
 	unsigned int		nr_running;
+	bool			renewed;
+	bool			rt_throttled;
+	u64			rt_time;
+	u64			rt_period_start;
 };
 
 extern const u16 leap_prio_ratios[NICE_WIDTH];
@@ -100,18 +128,50 @@ static inline u64 leap_run_span(int prio, u64 ns)
 }
 
 /**
- * leap_key - the ordering key of a task with the given policy and deadline
- * @policy:	SCHED_NORMAL, SCHED_BATCH or SCHED_IDLE
- * @deadline:	the task's virtual deadline
+ * leap_key - the ordering key of a task
+ * @prio:	the task's prio: below MAX_RT_PRIO for realtime (or boosted)
+ * @policy:	its policy
+ * @iso_ok:	false while SCHED_ISO tasks are refractory (run as NORMAL)
+ * @deadline:	its virtual deadline
  *
- * Return: @deadline, or for SCHED_IDLE @deadline with the top nibble set.
+ * Return: @prio for a realtime prio; LEAP_ISO_KEY for SCHED_ISO when
+ * @iso_ok; else @deadline (kept above LEAP_ISO_KEY), with the top nibble
+ * set for SCHED_IDLE.
  */
-static inline u64 leap_key(unsigned int policy, u64 deadline)
+static inline u64 leap_key(int prio, unsigned int policy, bool iso_ok,
+			   u64 deadline)
 {
-	deadline &= ~LEAP_IDLEPRIO_KEY;
+	if (prio < MAX_RT_PRIO)
+		return max(prio, 0);
+	if (policy == SCHED_ISO && iso_ok)
+		return LEAP_ISO_KEY;
+	deadline = max(deadline & ~LEAP_IDLEPRIO_KEY, LEAP_ISO_KEY + 1);
 	if (policy == SCHED_IDLE)
 		return min_t(u64, deadline | LEAP_IDLEPRIO_KEY, SKIPLIST_KEY_MAX);
 	return deadline;
+}
+
+/**
+ * leap_iso_over - is ISO+RT CPU use at or above the iso_cpu cap?
+ * @used:	ns of ISO and RT run time in the last LEAP_ISO_BUCKETS buckets
+ * @ncpus:	online CPUs
+ * @iso_cpu:	the cap, percent of all CPUs, 0 .. 100
+ * @pct:	percent of the cap to compare with (100 to turn refractory,
+ *		90 to recover)
+ *
+ * 100% never turns ISO refractory. No overflow: @used is at most about
+ * 5 * 10^9 * @ncpus, times at most 10^4.
+ *
+ * Return: true if @used >= @iso_cpu * @pct / 100 percent of the window.
+ */
+static inline bool leap_iso_over(u64 used, unsigned int ncpus,
+				 unsigned int iso_cpu, unsigned int pct)
+{
+	u64 window = (u64)LEAP_ISO_BUCKETS * LEAP_ISO_BUCKET_NS * ncpus;
+
+	if (iso_cpu >= LEAP_ISO_CPU_MAX)
+		return false;
+	return used * 100 * 100 >= window * iso_cpu * pct;
 }
 
 /**
@@ -129,6 +189,7 @@ static inline u64 leap_sticky_key(u64 key, unsigned int rr_ms)
 }
 
 #define normal_sched_class	leap_sched_class
+#define rt_prio_sched_class	leap_sched_class
 
 void init_leap_rq(struct rq *rq);
 bool leap_rq_has_work(struct rq *rq);
@@ -136,6 +197,7 @@ bool leap_rq_has_work(struct rq *rq);
 #else /* !CONFIG_SCHED_LEAP */
 
 #define normal_sched_class	fair_sched_class
+#define rt_prio_sched_class	rt_sched_class
 
 static inline void init_leap_rq(struct rq *rq) { }
 static inline bool leap_rq_has_work(struct rq *rq) { return false; }

@@ -2,8 +2,8 @@
 /*
  * KUnit tests for LEAP's ordering-key arithmetic (kernel/sched/leap.h):
  * the deadline span of every nice level, no overflow at the largest
- * rr_interval, and how SCHED_BATCH, SCHED_IDLE and sticky keys sort
- * against SCHED_NORMAL.
+ * rr_interval, how realtime, SCHED_ISO, SCHED_BATCH, SCHED_IDLE and
+ * sticky keys sort against SCHED_NORMAL, and the iso_cpu cap test.
  *
  * Pure arithmetic: no scheduler state is touched, no lock is taken.
  */
@@ -81,20 +81,68 @@ static void leap_test_run_span(struct kunit *test)
 			leap_deadline_span(MAX_PRIO - 1, 8 * LEAP_RR_INTERVAL_MAX));
 }
 
+#define N	NICE_TO_PRIO(0)
+#define KEY(pol, d)	leap_key(N, pol, true, d)
+
 /* BATCH sorts like NORMAL; IDLE after every NORMAL; all keys above 100. */
 static void leap_test_key_order(struct kunit *test)
 {
 	u64 now = 5 * NSEC_PER_SEC, early = now + 1000, late = now + 40 * NSEC_PER_SEC;
 
-	KUNIT_EXPECT_EQ(test, leap_key(SCHED_BATCH, early), leap_key(SCHED_NORMAL, early));
-	KUNIT_EXPECT_LT(test, leap_key(SCHED_BATCH, early), leap_key(SCHED_NORMAL, late));
-	KUNIT_EXPECT_GT(test, leap_key(SCHED_IDLE, early), leap_key(SCHED_NORMAL, late));
-	KUNIT_EXPECT_GT(test, leap_key(SCHED_IDLE, early), leap_key(SCHED_BATCH, late));
-	KUNIT_EXPECT_LT(test, leap_key(SCHED_IDLE, early), leap_key(SCHED_IDLE, late));
-	KUNIT_EXPECT_LE(test, leap_key(SCHED_IDLE, ~0ULL), SKIPLIST_KEY_MAX);
+	KUNIT_EXPECT_EQ(test, KEY(SCHED_BATCH, early), KEY(SCHED_NORMAL, early));
+	KUNIT_EXPECT_LT(test, KEY(SCHED_BATCH, early), KEY(SCHED_NORMAL, late));
+	KUNIT_EXPECT_GT(test, KEY(SCHED_IDLE, early), KEY(SCHED_NORMAL, late));
+	KUNIT_EXPECT_GT(test, KEY(SCHED_IDLE, early), KEY(SCHED_BATCH, late));
+	KUNIT_EXPECT_LT(test, KEY(SCHED_IDLE, early), KEY(SCHED_IDLE, late));
+	KUNIT_EXPECT_LE(test, KEY(SCHED_IDLE, ~0ULL), SKIPLIST_KEY_MAX);
 	/* A deadline is at least the nice -20 span of 1 ms: above RT/ISO keys. */
-	KUNIT_EXPECT_GT(test, leap_key(SCHED_NORMAL,
-				       leap_deadline_span(NICE_TO_PRIO(-20), 1)), 100ULL);
+	KUNIT_EXPECT_GT(test, KEY(SCHED_NORMAL,
+				  leap_deadline_span(NICE_TO_PRIO(-20), 1)), 100ULL);
+	/* Even a deadline of 0 stays above LEAP_ISO_KEY. */
+	KUNIT_EXPECT_GT(test, KEY(SCHED_NORMAL, 0), LEAP_ISO_KEY);
+}
+
+/* RT prio is the key; ISO is 100, after RT, before every deadline. */
+static void leap_test_rt_iso_keys(struct kunit *test)
+{
+	u64 soon = 1;
+	int prio;
+
+	for (prio = 0; prio < MAX_RT_PRIO; prio++) {
+		KUNIT_EXPECT_EQ(test, leap_key(prio, SCHED_FIFO, true, soon), (u64)prio);
+		KUNIT_EXPECT_EQ(test, leap_key(prio, SCHED_RR, false, soon), (u64)prio);
+		/* A boosted NORMAL or IDLE task sorts by its boosted prio. */
+		KUNIT_EXPECT_EQ(test, leap_key(prio, SCHED_IDLE, true, soon), (u64)prio);
+		KUNIT_EXPECT_LT(test, leap_key(prio, SCHED_FIFO, true, soon),
+				leap_key(N, SCHED_ISO, true, soon));
+	}
+	KUNIT_EXPECT_EQ(test, leap_key(N, SCHED_ISO, true, 12345), LEAP_ISO_KEY);
+	KUNIT_EXPECT_LT(test, leap_key(N, SCHED_ISO, true, 12345),
+			KEY(SCHED_NORMAL, 0));
+	/* Refractory ISO is a NORMAL task with the same deadline. */
+	KUNIT_EXPECT_EQ(test, leap_key(N, SCHED_ISO, false, 12345 * NSEC_PER_MSEC),
+			KEY(SCHED_NORMAL, 12345 * NSEC_PER_MSEC));
+}
+
+/* The iso_cpu cap: percent of all CPUs over the 5 s window. */
+static void leap_test_iso_cap(struct kunit *test)
+{
+	u64 win = LEAP_ISO_BUCKETS * LEAP_ISO_BUCKET_NS;
+
+	KUNIT_EXPECT_EQ(test, win, 5 * NSEC_PER_SEC);
+	KUNIT_EXPECT_TRUE(test, leap_iso_over(win * 70 / 100, 1, 70, 100));
+	KUNIT_EXPECT_FALSE(test, leap_iso_over(win * 70 / 100 - 1, 1, 70, 100));
+	/* On 4 CPUs, one CPU's worth is 25%. */
+	KUNIT_EXPECT_FALSE(test, leap_iso_over(win, 4, 70, 100));
+	KUNIT_EXPECT_TRUE(test, leap_iso_over(3 * win, 4, 70, 100));
+	/* Recovery at 90% of the cap: 63% of one CPU. */
+	KUNIT_EXPECT_TRUE(test, leap_iso_over(win * 63 / 100, 1, 70, 90));
+	KUNIT_EXPECT_FALSE(test, leap_iso_over(win * 62 / 100, 1, 70, 90));
+	/* 0 makes ISO always refractory, 100 never. */
+	KUNIT_EXPECT_TRUE(test, leap_iso_over(0, 1, 0, 100));
+	KUNIT_EXPECT_FALSE(test, leap_iso_over(64 * win, 64, 100, 100));
+	/* No overflow with many CPUs. */
+	KUNIT_EXPECT_TRUE(test, leap_iso_over(4096 * win, 4096, 99, 100));
 }
 
 /* A sticky key lies one nice-19 span later, and saturates. */
@@ -104,8 +152,8 @@ static void leap_test_sticky(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, leap_sticky_key(1000, 6), 1000 + span);
 	KUNIT_EXPECT_EQ(test, leap_sticky_key(SKIPLIST_KEY_MAX - 1, 6), SKIPLIST_KEY_MAX);
-	KUNIT_EXPECT_LT(test, leap_sticky_key(leap_key(SCHED_NORMAL, 1000), 6),
-			leap_key(SCHED_IDLE, 0));
+	KUNIT_EXPECT_LT(test, leap_sticky_key(KEY(SCHED_NORMAL, 1000), 6),
+			KEY(SCHED_IDLE, 0));
 }
 
 static struct kunit_case leap_test_cases[] = {
@@ -114,6 +162,8 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_no_overflow),
 	KUNIT_CASE(leap_test_run_span),
 	KUNIT_CASE(leap_test_key_order),
+	KUNIT_CASE(leap_test_rt_iso_keys),
+	KUNIT_CASE(leap_test_iso_cap),
 	KUNIT_CASE(leap_test_sticky),
 	{}
 };
