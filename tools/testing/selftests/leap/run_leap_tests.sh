@@ -248,7 +248,7 @@ group_leap() {
 		emit skip "leap: rr_interval/iso_cpu sysctls and debugfs view" "not a LEAP kernel"
 		return
 	fi
-	for f in rr_interval:0 rr_interval:1001 rr_interval:-1 rr_interval:abc iso_cpu:101 iso_cpu:-1; do
+	for f in rr_interval:0 rr_interval:1001 rr_interval:-1 rr_interval:abc iso_cpu:101 iso_cpu:-1 iso_cpu:abc; do
 		s=${f%%:*} v=${f#*:}
 		if [ ! -e /proc/sys/kernel/$s ]; then
 			emit skip "leap: kernel.$s=$v is refused" "no kernel.$s (SCHED_ISO not built yet)"
@@ -275,6 +275,17 @@ group_leap() {
 	else
 		emit fail "leap: debugfs sched/leap shows the queue"
 	fi
+	if [ ! -e /proc/sys/kernel/iso_cpu ]; then
+		emit skip "leap: schedtool -I, ISO and realtime in one key" "no SCHED_ISO"
+		return
+	fi
+	# schedtool -I, unprivileged: the command runs as SCHED_ISO (policy 4,
+	# field 41 of /proc/self/stat).
+	pol=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		schedtool -I -e awk '{ print $41 }' /proc/self/stat 2>&1)
+	[ "$pol" = 4 ] && emit ok "leap: schedtool -I runs a command as SCHED_ISO, unprivileged" ||
+		emit fail "leap: schedtool -I runs a command as SCHED_ISO, unprivileged (got '$pol')"
+	harness leap sched_leap
 }
 
 # CPU 0's utilization signal (what schedutil reads), from the debugfs

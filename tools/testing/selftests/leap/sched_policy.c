@@ -331,7 +331,11 @@ static int unpriv_iso(void)
 
 TEST(sched_iso)
 {
+	struct leap_sched_attr a = { .size = sizeof(a), .sched_policy = SCHED_ISO,
+				     .sched_nice = 3 }, b;
 	struct sched_param sp = { 0 };
+	int status;
+	pid_t pid;
 
 	if (access("/proc/sys/kernel/iso_cpu", F_OK)) {
 		/*
@@ -343,6 +347,30 @@ TEST(sched_iso)
 		return;
 	}
 	EXPECT_EQ(0, as_nobody(0, unpriv_iso)) TH_LOG("unprivileged SCHED_ISO refused");
+	EXPECT_EQ(0, sched_get_priority_min(SCHED_ISO));
+	EXPECT_EQ(0, sched_get_priority_max(SCHED_ISO));
+
+	/* A priority is refused, as for SCHED_OTHER; nothing changes. */
+	sp.sched_priority = 1;
+	EXPECT_ERRNO(EINVAL, sched_setscheduler(0, SCHED_ISO, &sp));
+	EXPECT_EQ(SCHED_OTHER, sched_getscheduler(0));
+
+	/* sched_setattr() takes a nice value with it; getattr reads both back. */
+	ASSERT_EQ(0, sys_sched_setattr(0, &a, 0));
+	ASSERT_EQ(0, sys_sched_getattr(0, &b, sizeof(b), 0));
+	EXPECT_EQ(SCHED_ISO, b.sched_policy);
+	EXPECT_EQ(3, b.sched_nice);
+	EXPECT_EQ(0, b.sched_priority);
+
+	/* SCHED_RESET_ON_FORK: a child of an ISO task starts as SCHED_OTHER. */
+	sp.sched_priority = 0;
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_ISO | SCHED_RESET_ON_FORK, &sp));
+	pid = fork();
+	if (!pid)
+		_exit(sched_getscheduler(0) == SCHED_OTHER ? 0 : 1);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("the child kept SCHED_ISO");
+	EXPECT_EQ(SCHED_ISO | SCHED_RESET_ON_FORK, sched_getscheduler(0));
 }
 
 TEST_HARNESS_MAIN
