@@ -277,7 +277,9 @@ TEST_F_TIMEOUT(leap, rt_global_order, 90)
 
 /*
  * sched_rt_runtime_us of every sched_rt_period_us: a FIFO hog leaves a
- * normal hog on its CPU a little (5% by default); with -1, nothing.
+ * normal hog on its CPU a little (5% of each full period by default);
+ * with -1, nothing. 3.5 s hold at least two full periods; the first,
+ * partial one may end before the hog used up its runtime.
  */
 TEST_F_TIMEOUT(leap, rt_throttling, 90)
 {
@@ -291,7 +293,7 @@ TEST_F_TIMEOUT(leap, rt_throttling, 90)
 	pids[0] = spinner(SCHED_FIFO, 10, nth_cpu(0));
 	pids[1] = spinner(SCHED_OTHER, 0, nth_cpu(0));
 	usleep(100000);
-	measure(pids, 2, 2.5, d);
+	measure(pids, 2, 3.5, d);
 	s_on = d[1] / (d[0] + d[1]);
 	ASSERT_EQ(0, sysctl_write(rt, -1));
 	usleep(100000);
@@ -302,7 +304,7 @@ TEST_F_TIMEOUT(leap, rt_throttling, 90)
 	sampler_rt(0);
 	TH_LOG("normal beside FIFO: %.1f%% (runtime %d us), %.2f%% (-1)",
 	       100 * s_on, old, 100 * s_off);
-	EXPECT_GT(s_on, 0.02);
+	EXPECT_GT(s_on, 0.015);
 	EXPECT_LT(s_on, 0.25);
 	EXPECT_LT(s_off, 0.01);
 }
