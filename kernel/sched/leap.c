@@ -19,6 +19,10 @@
  *  - wakeup: the task goes to the best idle CPU it may use, ranked by
  *    cache distance from where it last ran; with none idle, the CPU
  *    running the latest key is preempted if the new key is earlier.
+ *    Between two deadline keys the preemption waits until the running
+ *    task has had LEAP_WAKEUP_GRAN_NS since it was picked: without that,
+ *    every message in a pipe or socket storm (hackbench) cost two
+ *    context switches.
  *  - realtime: FIFO never expires, RR and ISO rotate every rr_interval;
  *    a realtime task preempted by a smaller key goes back to the head of
  *    its key. Per CPU, realtime keys get sched_rt_runtime_us of every
@@ -272,6 +276,28 @@ static void leap_move(struct task_struct *p, struct rq *src, struct rq *dst,
 }
 
 /*
+ * Does a waking task with key @key wait for @rq's task, key @ck, to have
+ * run LEAP_WAKEUP_GRAN_NS? Only between two deadline keys: a realtime or
+ * ISO key, or a CPU whose realtime runtime is used up (@ck U64_MAX),
+ * preempts at once.
+ */
+static bool leap_wake_defers(struct rq *rq, u64 key, u64 ck)
+{
+	return key > LEAP_ISO_KEY && ck != U64_MAX &&
+	       leap_q.niffies - rq->leap.picked < LEAP_WAKEUP_GRAN_NS;
+}
+
+/* At the tick: a waking task waited for this CPU's granularity; now go. */
+static void leap_wake_tick(struct rq *rq)
+{
+	if (rq->leap.wake_pending &&
+	    leap_q.niffies - rq->leap.picked >= LEAP_WAKEUP_GRAN_NS) {
+		rq->leap.wake_pending = false;
+		resched_curr(rq);
+	}
+}
+
+/*
  * @p has just been queued: find it a CPU, under the lock, so that no
  * queued task waits while a CPU it may use idles. Prefer an idle CPU
  * close to where @p last ran; else, if @preempt and @p may preempt
@@ -281,11 +307,15 @@ static void leap_move(struct task_struct *p, struct rq *src, struct rq *dst,
  * realtime one: it runs other work first.
  * A CPU with a reschedule already pending is left out: it will pick the
  * best task anyway, and a second task needs a second CPU.
+ * Between deadline keys, a CPU whose task was picked less than
+ * LEAP_WAKEUP_GRAN_NS ago is preempted only if no other CPU will do,
+ * and then at its next tick after that (leap_wake_tick()).
  */
 static void leap_find_cpu(struct task_struct *p, bool preempt)
 {
 	int from = task_cpu(p), idle = -1, victim = -1, best = INT_MAX, cpu;
-	u64 key = leap_task_key(p), latest = key;
+	u64 key = leap_task_key(p), latest = key, latest_new = key;
+	int fresh = -1;
 	bool rt = leap_rt(p);
 
 	preempt = preempt && leap_may_preempt(p);
@@ -317,7 +347,14 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 				if (ck < LEAP_ISO_KEY)
 					ck = U64_MAX;
 			}
-			if ((preempt || ck == U64_MAX) && ck > latest) {
+			if (!(preempt || ck == U64_MAX))
+				continue;
+			if (leap_wake_defers(rq, key, ck)) {
+				if (ck > latest_new) {
+					latest_new = ck;
+					fresh = cpu;
+				}
+			} else if (ck > latest) {
 				latest = ck;
 				victim = cpu;
 			}
@@ -327,6 +364,8 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 		resched_curr(cpu_rq(idle));
 	else if (victim >= 0)
 		resched_curr(cpu_rq(victim));
+	else if (fresh >= 0)
+		cpu_rq(fresh)->leap.wake_pending = true;
 }
 
 /* Start the ISO bucket that holds @now, clearing those skipped. */
@@ -579,6 +618,7 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 	leap_update_util(rq, true);
 	renewed = rq->leap.renewed;
 	rq->leap.renewed = false;
+	rq->leap.wake_pending = false;
 	rq->leap.curr = NULL;
 	WRITE_ONCE(rq->leap.curr_key, 0);
 	if (!p->leap.on_rq || leap_queued(p))
@@ -638,6 +678,8 @@ static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 		rq->leap.sticky = NULL;
 	rq->leap.curr = p;
 	rq->leap.renewed = false;
+	rq->leap.wake_pending = false;
+	rq->leap.picked = leap_q.niffies;
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
 	p->se.exec_start = rq_clock_task(rq);
 }
@@ -798,6 +840,7 @@ static void task_tick_leap(struct rq *rq, struct task_struct *curr, int queued)
 	leap_update_curr(rq);
 	leap_rt_period(rq, curr);
 	leap_iso_check(leap_clock(rq));
+	leap_wake_tick(rq);
 	leap_update_util(rq, true);
 	cpufreq_update_util(rq, 0);
 }

@@ -50,6 +50,13 @@ struct task_struct;
 /* A slice with less than this left counts as used up. */
 #define LEAP_RESCHED_NS		(100 * NSEC_PER_USEC)
 
+/*
+ * A task with a deadline key runs at least this long once picked before
+ * a waking task with a deadline key preempts it; the preemption waits
+ * for the tick after that (or for the task to sleep first).
+ */
+#define LEAP_WAKEUP_GRAN_NS	NSEC_PER_MSEC
+
 /* Set in the key of a SCHED_IDLE task: after every other deadline. */
 #define LEAP_IDLEPRIO_KEY	(0xfULL << 60)
 
@@ -79,6 +86,9 @@ struct task_struct;
  *		(sched_rt_runtime_us): this CPU runs other work first
  * @rt_time:	realtime run time here in the current period, ns
  * @rt_period_start: when the current period began, rq clock ns
+ * @picked:	when @curr was picked, niffies
+ * @wake_pending: a waking task with an earlier deadline key waits for
+ *		@curr's LEAP_WAKEUP_GRAN_NS to pass: reschedule at the tick
  */
 struct leap_rq {
 	struct task_struct	*curr;
@@ -89,6 +99,8 @@ struct leap_rq {
 	bool			rt_throttled;
 	u64			rt_time;
 	u64			rt_period_start;
+	u64			picked;
+	bool			wake_pending;
 };
 
 extern const u16 leap_prio_ratios[NICE_WIDTH];
