@@ -54,8 +54,13 @@ def file_hash(path):
 
 
 def detect_scheduler():
+    """The booted kernel's CPU scheduler, told by the sysctls it adds."""
     if os.path.exists("/proc/sys/kernel/rr_interval"):
         return "LEAP"
+    if os.path.exists("/proc/sys/kernel/sched_bore"):
+        return "EEVDF+BORE"
+    if os.path.exists("/proc/sys/kernel/yield_type"):
+        return "Project C"
     return "EEVDF"
 
 

@@ -347,7 +347,8 @@ def markdown(rep, title, plots):
     return "\n".join(L)
 
 
-COLORS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3"]
+# one colour a kernel, in every plot; no green or red: those mark verdicts
+COLORS = ["#4c72b0", "#dd8452", "#8172b3", "#937860", "#da8bc3", "#64b5cd", "#8c8c8c"]
 
 
 def plot_ratios(rep, path):
@@ -369,6 +370,8 @@ def plot_ratios(rep, path):
                             color="0.85", lw=0,
                             label=f"A/A {base} vs {base}: 95% interval" if y == ys[0] else None)
     for i, o in enumerate(others):
+        # the label's colour in every plot (the CDFs' too)
+        color = COLORS[rep["labels"].index(o) % len(COLORS)]
         xs, es, yy, cs = [], [], [], []
         for y, r in zip(ys, rows):
             rc = r["ratio"].get(o)
@@ -377,11 +380,10 @@ def plot_ratios(rep, path):
             xs.append(rc["ratio"])
             es.append([rc["ratio"] - rc["lo"], rc["hi"] - rc["ratio"]])
             yy.append(y + 0.4 - h * (i + 0.5))
-            cs.append({"better": "#2a9d3a", "worse": "#c0392b"}.get(rc["verdict"],
-                                                                  COLORS[i % len(COLORS)]))
+            cs.append({"better": "#2a9d3a", "worse": "#c0392b"}.get(rc["verdict"], color))
         if xs:
             ax.errorbar(xs, yy, xerr=np.array(es).T, fmt="none", ecolor="0.3", capsize=2, lw=1)
-            ax.scatter(xs, yy, c=cs, s=22, zorder=3, edgecolors=COLORS[i % len(COLORS)],
+            ax.scatter(xs, yy, c=cs, s=22, zorder=3, edgecolors=color,
                        linewidths=1.2, label=f"{o}/{base}")
     ax.axvline(1.0, color="k", lw=0.8)
     ax.set_yticks(ys)
@@ -401,7 +403,7 @@ def plot_ratios(rep, path):
     ax.set_xticklabels([f"{t:g}" for t in ticks])
     ax.minorticks_off()
     ax.set_xlabel(f"ratio of medians vs {base} (log scale) with 95% interval (bootstrap ∪ pooled t)\n"
-                  "green = better, red = worse, blue = no difference shown; "
+                  "green = better, red = worse, the kernel's colour = no difference shown; "
                   "↑/↓: higher/lower is better", fontsize=9)
     ax.grid(axis="x", color="0.9")
     ax.legend(loc="upper right", fontsize=8)
