@@ -21,7 +21,8 @@ Statistics, per workload metric and kernel label:
   interval an A/A comparison with as many boots a side would have, from
   the baseline's boot-to-boot spread;
 - verdict: "better"/"worse" when the interval excludes 1.0 and the ratio
-  is further from 1.0 than the noise floor, else "~" (no difference shown).
+  is further from 1.0 than the noise floor, else "~" (no difference shown);
+  "n/a" when a side has a single sample (its interval is one point).
 """
 import json
 import math
@@ -128,8 +129,10 @@ def split_aa(runs):
     return None, None, None
 
 
-def verdict(ratio, lo, hi, better, floor):
-    if ratio is None:
+def verdict(ratio, lo, hi, better, floor, nmin=2):
+    """nmin: the fewer samples of the two sides; with one, the bootstrap
+    interval is a single point and says nothing about the noise."""
+    if ratio is None or nmin < 2:
         return "n/a"
     if lo <= 1.0 <= hi:
         return "~"
@@ -239,7 +242,9 @@ def build(results, baseline=None, order=None):
             rc = ratio_ci(runs[lab], runs[baseline], rng)
             if rc:
                 row["ratio"][lab] = {"ratio": rc[0], "lo": rc[1], "hi": rc[2],
-                                     "verdict": verdict(rc[0], rc[1], rc[2], better, floor)}
+                                     "verdict": verdict(rc[0], rc[1], rc[2], better, floor,
+                                                        min(row["samples"][lab],
+                                                            row["samples"][baseline]))}
             else:
                 row["ratio"][lab] = None
         rows.append(row)
