@@ -954,6 +954,83 @@ void __init init_leap_rq(struct rq *rq)
 	rq->leap.rt_period_start = 0;
 }
 
+#ifdef CONFIG_GROUP_SCHED_WEIGHT
+/*
+ * cgroup cpu.weight, cpu.weight.nice, cpu.idle (and v1 cpu.shares): one
+ * queue ordered by per-task deadlines has no per-group share to give, so
+ * LEAP does not enforce them. It accepts them, with the fair class's
+ * checks and errors, and keeps them, so that they read back as written:
+ * systemd and container runtimes write these files and must not fail.
+ */
+static DEFINE_MUTEX(leap_shares_mutex);
+
+static void leap_group_store(struct task_group *tg, unsigned long shares)
+{
+	WRITE_ONCE(tg->leap_shares,
+		   clamp(shares, scale_load(MIN_SHARES), scale_load(MAX_SHARES)));
+}
+
+/**
+ * sched_group_set_shares - keep a task group's CPU weight
+ * @tg:		the group
+ * @shares:	the weight (scaled load), clamped to MIN_SHARES..MAX_SHARES
+ *
+ * Not enforced by LEAP: stored to be read back by leap_group_shares().
+ *
+ * Return: 0; -EINVAL for the root group or an idle group (as fair's).
+ */
+int sched_group_set_shares(struct task_group *tg, unsigned long shares)
+{
+	int ret = 0;
+
+	if (tg == &root_task_group)
+		return -EINVAL;
+	mutex_lock(&leap_shares_mutex);
+	if (tg->idle > 0)
+		ret = -EINVAL;
+	else
+		leap_group_store(tg, shares);
+	mutex_unlock(&leap_shares_mutex);
+	return ret;
+}
+
+/**
+ * sched_group_set_idle - keep a task group's cpu.idle
+ * @tg:		the group
+ * @idle:	1 for an idle group, 0 for a normal one
+ *
+ * Not enforced by LEAP. As with the fair class, an idle group reads back
+ * the lowest weight, and a group that leaves idle the default weight.
+ *
+ * Return: 0; -EINVAL for the root group or an @idle other than 0 or 1.
+ */
+int sched_group_set_idle(struct task_group *tg, long idle)
+{
+	if (tg == &root_task_group || idle < 0 || idle > 1)
+		return -EINVAL;
+	mutex_lock(&leap_shares_mutex);
+	if (tg->idle != idle) {
+		WRITE_ONCE(tg->idle, idle);
+		leap_group_store(tg, idle ? scale_load(WEIGHT_IDLEPRIO) :
+					    NICE_0_LOAD);
+	}
+	mutex_unlock(&leap_shares_mutex);
+	return 0;
+}
+
+/**
+ * leap_group_shares - a task group's CPU weight, as last written
+ * @tg:	the group
+ *
+ * Return: the weight as scaled load; NICE_0_LOAD (cpu.weight 100) for a
+ * group whose weight was never written.
+ */
+unsigned long leap_group_shares(struct task_group *tg)
+{
+	return READ_ONCE(tg->leap_shares) ?: ROOT_TASK_GROUP_LOAD;
+}
+#endif /* CONFIG_GROUP_SCHED_WEIGHT */
+
 static struct ctl_table leap_sysctls[] = {
 	{
 		.procname	= "rr_interval",

@@ -244,6 +244,71 @@ group_accounting() {
 			emit ok "accounting: PSI cpu 'some' grows under overload" ||
 			emit fail "accounting: PSI cpu 'some' grows under overload ($psi0 -> $psi1)"
 	fi
+	cgroup_cpu_check
+}
+
+# write_refused file value: writing value to file fails and the file keeps
+# what it had.
+write_refused() {
+	[ -f "$1" ] || return 1
+	old=$(cat "$1")
+	if echo "$2" >"$1" 2>/dev/null; then
+		return 1
+	fi
+	[ "$(cat "$1")" = "$old" ]
+}
+
+# The cgroup v2 cpu controller, as systemd and container runtimes use it:
+# enable it for a child group, write cpu.weight, cpu.weight.nice and
+# cpu.idle (every scheduler must take them and read them back; LEAP keeps
+# them without enforcing them), refuse out-of-range values with the value
+# kept, and account the CPU time of a task in the group.
+cgroup_cpu_check() {
+	cgroot=/sys/fs/cgroup
+	cgd=$cgroot/leap-selftest
+	if ! grep -qw cpu $cgroot/cgroup.controllers 2>/dev/null; then
+		emit fail "accounting: cgroup v2 offers the cpu controller ($(cat $cgroot/cgroup.controllers 2>&1))"
+		return
+	fi
+	rmdir $cgd 2>/dev/null
+	if ! echo +cpu >$cgroot/cgroup.subtree_control || ! mkdir $cgd; then
+		emit fail "accounting: cgroup v2 cpu controller enabled for a child group"
+		return
+	fi
+	w0=$(cat $cgd/cpu.weight 2>&1)
+	echo 200 >$cgd/cpu.weight && w1=$(cat $cgd/cpu.weight)
+	echo 19 >$cgd/cpu.weight.nice && w2=$(cat $cgd/cpu.weight) && n2=$(cat $cgd/cpu.weight.nice)
+	echo 100 >$cgd/cpu.weight
+	[ "$w0" = 100 ] && [ "$w1" = 200 ] && [ "$w2" = 1 ] && [ "$n2" = 19 ] &&
+		emit ok "accounting: cgroup cpu.weight 100 -> 200, weight.nice 19 -> weight 1" ||
+		emit fail "accounting: cgroup cpu.weight 100 -> 200, weight.nice 19 -> weight 1 (got $w0, $w1, $w2, $n2)"
+	ok=1
+	for v in 0 10001 -5 abc; do
+		write_refused $cgd/cpu.weight $v || { ok=0; echo "    # cpu.weight=$v: not refused, or no such file"; }
+	done
+	for v in -21 20; do
+		write_refused $cgd/cpu.weight.nice $v || { ok=0; echo "    # cpu.weight.nice=$v: not refused, or no such file"; }
+	done
+	write_refused $cgd/cpu.idle 2 || { ok=0; echo "    # cpu.idle=2: not refused, or no such file"; }
+	[ $ok = 1 ] && emit ok "accounting: cgroup cpu.weight, weight.nice and idle refuse bad values, keep theirs" ||
+		emit fail "accounting: cgroup cpu.weight, weight.nice and idle refuse bad values, keep theirs"
+	# An idle group has the lowest weight and refuses another; leaving
+	# idle gives the default weight back.
+	echo 300 >$cgd/cpu.weight
+	echo 1 >$cgd/cpu.idle && i1=$(cat $cgd/cpu.idle) && wi=$(cat $cgd/cpu.weight)
+	write_refused $cgd/cpu.weight 200 && ri=refused || ri=taken
+	echo 0 >$cgd/cpu.idle && i0=$(cat $cgd/cpu.idle) && w3=$(cat $cgd/cpu.weight)
+	[ "$i1" = 1 ] && [ "$wi" = 1 ] && [ $ri = refused ] && [ "$i0" = 0 ] && [ "$w3" = 100 ] &&
+		emit ok "accounting: cgroup cpu.idle 1 (weight 1, weight writes refused), then 0 (weight 100)" ||
+		emit fail "accounting: cgroup cpu.idle 1 (weight 1, weight writes refused), then 0 (weight 100) (got idle $i1, weight $wi, write $ri, idle $i0, weight $w3)"
+	# A 1 s busy loop in the group on a quiet machine: at least 0.1 s of
+	# CPU time is charged to the group.
+	sh -c "echo \$\$ >$cgd/cgroup.procs && exec timeout 1 sh -c 'while :; do :; done'"
+	use=$(awk '$1 == "usage_usec" { print $2 }' $cgd/cpu.stat)
+	[ "${use:-0}" -ge 100000 ] &&
+		emit ok "accounting: cgroup cpu.stat charges a task in the group (${use} us)" ||
+		emit fail "accounting: cgroup cpu.stat charges a task in the group (${use:-none} us, want >= 100000)"
+	rmdir $cgd || emit fail "accounting: cgroup removed after its task exited"
 }
 
 group_leap() {
@@ -323,12 +388,12 @@ leap_util_check() {
 echo "# LEAP selftests: $(uname -r), $cpus CPUs, $mode, scheduler:" \
 	"$([ -e /proc/sys/kernel/rr_interval ] && echo LEAP || echo EEVDF)"
 dmesg_check boot
-for g in $groups; do
+for grp in $groups; do
 	start=$(date +%s)
-	echo "# group $g"
-	group_$g
-	dmesg_check "$g"
-	echo "# group $g took $(($(date +%s) - start)) s"
+	echo "# group $grp"
+	group_$grp
+	dmesg_check "$grp"
+	echo "# group $grp took $(($(date +%s) - start)) s"
 done
 [ -n "$LEAP_OUT" ] && cp $tap "$LEAP_OUT/selftests-$cpus.tap"
 echo "$pass passed, $fail failed, $skip skipped"
