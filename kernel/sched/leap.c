@@ -25,8 +25,9 @@
  *    context switches.
  *  - realtime: FIFO never expires, RR and ISO rotate every rr_interval;
  *    a realtime task preempted by a smaller key goes back to the head of
- *    its key. Per CPU, realtime keys get sched_rt_runtime_us of every
- *    sched_rt_period_us while other work waits (mainline's throttling).
+ *    its key. Per CPU, realtime and ISO keys get sched_rt_runtime_us of
+ *    every sched_rt_period_us while other work waits (mainline's
+ *    throttling), and RLIMIT_RTTIME is enforced as by the rt class.
  *  - SCHED_ISO: unprivileged soft realtime at key 100, while ISO+RT use
  *    over 5 s stays under kernel.iso_cpu percent of all CPUs; above it,
  *    ISO tasks are refractory and sort as NORMAL until use drops under
@@ -61,6 +62,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/kthread.h>
+#include <linux/posix-timers.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
@@ -101,6 +103,8 @@ static int sysctl_leap_iso_cpu = LEAP_ISO_CPU_DEF;
  * @iso_next:	niffies at which the current bucket ends
  * @iso_cur:	index of the current bucket
  * @iso_refractory: ISO tasks run as NORMAL (use went over iso_cpu)
+ * @moving:	leap_move() is moving a queued task's accounting: its
+ *		enqueue needs no CPU found for it
  */
 static struct leap_queue {
 	struct skiplist	list;
@@ -110,6 +114,7 @@ static struct leap_queue {
 	u64		iso_next;
 	unsigned int	iso_cur;
 	bool		iso_refractory;
+	bool		moving;
 } leap_q;
 
 static inline struct task_struct *leap_task_of(const struct skiplist_node *node)
@@ -147,6 +152,17 @@ static inline u64 leap_task_key(struct task_struct *p)
 static inline bool leap_rt(struct task_struct *p)
 {
 	return p->prio < MAX_RT_PRIO;
+}
+
+/*
+ * Does @p run at a realtime or (not refractory) ISO key? Such time counts
+ * against its CPU's sched_rt_runtime_us: an unprivileged ISO busy loop
+ * must not keep a CPU from its per-CPU kthreads any more than a
+ * realtime one may.
+ */
+static inline bool leap_rt_key(struct task_struct *p)
+{
+	return leap_task_key(p) <= LEAP_ISO_KEY;
 }
 
 /* Does @p's slice run out? Not for FIFO, nor a boosted non-RR task. */
@@ -266,7 +282,9 @@ static void leap_move(struct task_struct *p, struct rq *src, struct rq *dst,
 {
 	deactivate_task(src, p, 0);
 	set_task_cpu(p, cpu_of(dst));
+	leap_q.moving = true;
 	activate_task(dst, p, enqueue_flags);
+	leap_q.moving = false;
 	/*
 	 * A CPU going down waits for its nr_running to drop; only its own
 	 * schedule() notices (balance_push()). Make it look.
@@ -316,7 +334,7 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 	int from = task_cpu(p), idle = -1, victim = -1, best = INT_MAX, cpu;
 	u64 key = leap_task_key(p), latest = key, latest_new = key;
 	int fresh = -1;
-	bool rt = leap_rt(p);
+	bool rt = key <= LEAP_ISO_KEY;
 
 	preempt = preempt && leap_may_preempt(p);
 
@@ -339,12 +357,14 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 
 			/*
 			 * A CPU past its realtime runtime takes no realtime
-			 * task, and runs any other before its realtime one.
+			 * or ISO task from another, and runs any other before
+			 * its own. If it runs one anyway (nothing else wants
+			 * it), keys compare as usual between them.
 			 */
 			if (rq->leap.rt_throttled) {
-				if (rt)
+				if (rt && ck > LEAP_ISO_KEY)
 					continue;
-				if (ck < LEAP_ISO_KEY)
+				if (!rt && ck <= LEAP_ISO_KEY)
 					ck = U64_MAX;
 			}
 			if (!(preempt || ck == U64_MAX))
@@ -403,7 +423,7 @@ static u64 leap_iso_used(void)
  */
 static void leap_account(struct rq *rq, struct task_struct *curr, u64 delta)
 {
-	if (leap_rt(curr))
+	if (leap_rt_key(curr))
 		rq->leap.rt_time += delta;
 	if (leap_rt(curr) || curr->policy == SCHED_ISO) {
 		leap_iso_roll(leap_clock(rq));
@@ -484,13 +504,25 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 
 	p->leap.on_rq = true;
 	rq->leap.nr_running++;
-	add_nr_running(rq, 1);
+	/* On the list first: add_nr_running() asks whether the tick may stop. */
 	if (flags & ENQUEUE_HEAD)
 		leap_insert_head(p, leap_task_key(p));
 	else
 		leap_insert(p, leap_task_key(p));
+	add_nr_running(rq, 1);
+	/* RLIMIT_RTTIME counts realtime time since the last sleep. */
+	if (flags & ENQUEUE_WAKEUP)
+		p->rt.timeout = 0;
 
-	if (flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL))
+	/*
+	 * Find it a CPU: after a wakeup or fork, and after any other move or
+	 * change of a task that is not running (affinity, migration, prio,
+	 * cgroup), which may make it the best task for another CPU. Not
+	 * for the running task in a change (set_next_task() follows, and
+	 * prio_changed() compares), nor when a pick moves it to its CPU.
+	 */
+	if ((flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL)) ||
+	    (!task_current(rq, p) && !leap_q.moving))
 		leap_find_cpu(p, true);
 	/* Bring the signal up to date (an idle spell decays it) first. */
 	leap_update_util(rq, leap_class_running(rq));
@@ -539,7 +571,8 @@ static void wakeup_preempt_leap(struct rq *rq, struct task_struct *p, int flags)
 
 /*
  * What a pick on @cpu may take: tasks allowed there, with a key of at
- * least @min_key (LEAP_ISO_KEY skips realtime keys on a throttled CPU).
+ * least @min_key (LEAP_ISO_KEY + 1 skips realtime and ISO keys on a
+ * throttled CPU).
  */
 struct leap_pick {
 	int cpu;
@@ -594,7 +627,7 @@ static struct task_struct *pick_task_leap(struct rq *rq)
 
 	/* Realtime runtime used up here: other work first, if there is any. */
 	if (rq->leap.rt_throttled) {
-		lp.min_key = LEAP_ISO_KEY;
+		lp.min_key = LEAP_ISO_KEY + 1;
 		next = leap_best(rq, &lp);
 		lp.min_key = 0;
 	}
@@ -753,8 +786,8 @@ static void leap_check_running(struct rq *rq, struct task_struct *p)
 	struct leap_pick lp = { .cpu = cpu_of(rq) };
 
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
-	if (rq->leap.rt_throttled && leap_rt(p))
-		lp.min_key = LEAP_ISO_KEY;
+	if (rq->leap.rt_throttled && leap_rt_key(p))
+		lp.min_key = LEAP_ISO_KEY + 1;
 	if (skiplist_find_first(&leap_q.list, leap_pick_ok, &lp) &&
 	    leap_best(rq, &lp) != p)
 		resched_curr(rq);
@@ -779,7 +812,7 @@ static void leap_rt_period(struct rq *rq, struct task_struct *curr)
 	} else if (!rq->leap.rt_throttled && runtime != RUNTIME_INF &&
 		   rq->leap.rt_time > runtime) {
 		rq->leap.rt_throttled = true;
-		if (leap_rt(curr))
+		if (leap_rt_key(curr))
 			leap_check_running(rq, curr);
 	}
 }
@@ -835,9 +868,37 @@ static void leap_iso_check(u64 now)
 	leap_iso_rekey();
 }
 
+/*
+ * RLIMIT_RTTIME: a realtime task that runs past its soft limit without
+ * sleeping gets the posix CPU timers' signal (SIGXCPU, then SIGKILL at
+ * the hard limit), as under the rt class. p->rt.timeout counts the
+ * ticks it ran since it last woke, once a jiffy.
+ */
+#ifdef CONFIG_POSIX_TIMERS
+static void leap_rttime_tick(struct task_struct *p)
+{
+	unsigned long limit = task_rlimit(p, RLIMIT_RTTIME), now = jiffies;
+
+	if (!leap_rt(p) || limit == RLIM_INFINITY)
+		return;
+	/* One count a jiffy, however many ticks of this CPU see it. */
+	if (p->rt.watchdog_stamp != now) {
+		p->rt.watchdog_stamp = now;
+		p->rt.timeout++;
+	}
+	limit = min(limit, task_rlimit_max(p, RLIMIT_RTTIME));
+	if (p->rt.timeout > DIV_ROUND_UP(limit, USEC_PER_SEC / HZ))
+		posix_cputimers_rt_watchdog(&p->posix_cputimers,
+					    p->se.sum_exec_runtime);
+}
+#else
+static inline void leap_rttime_tick(struct task_struct *p) { }
+#endif
+
 static void task_tick_leap(struct rq *rq, struct task_struct *curr, int queued)
 {
 	leap_update_curr(rq);
+	leap_rttime_tick(curr);
 	leap_rt_period(rq, curr);
 	leap_iso_check(leap_clock(rq));
 	leap_wake_tick(rq);
@@ -874,14 +935,14 @@ static void task_fork_leap(struct task_struct *p)
 	rq_unlock(rq, &rf);
 }
 
+/*
+ * A queued task that is not running had a CPU found for it at its
+ * enqueue, with its new key; the running one is compared here.
+ */
 static void switched_to_leap(struct rq *rq, struct task_struct *p)
 {
-	if (!task_on_rq_queued(p))
-		return;
-	if (task_current(rq, p))
+	if (task_on_rq_queued(p) && task_current(rq, p))
 		leap_check_running(rq, p);
-	else
-		leap_find_cpu(p, true);
 }
 
 static void prio_changed_leap(struct rq *rq, struct task_struct *p, int oldprio)

@@ -82,9 +82,9 @@ struct task_struct;
  * @nr_running:	LEAP tasks accounted to this CPU (queued or running)
  * @renewed:	@curr's slice ran out (or it yielded) while it ran: it goes
  *		behind the tasks with its key (RR rotation)
- * @rt_throttled: realtime keys used up this period's runtime here
- *		(sched_rt_runtime_us): this CPU runs other work first
- * @rt_time:	realtime run time here in the current period, ns
+ * @rt_throttled: realtime and ISO keys used up this period's runtime
+ *		here (sched_rt_runtime_us): this CPU runs other work first
+ * @rt_time:	realtime and ISO run time here in the current period, ns
  * @rt_period_start: when the current period began, rq clock ns
  * @picked:	when @curr was picked, niffies
  * @wake_pending: a waking task with an earlier deadline key waits for

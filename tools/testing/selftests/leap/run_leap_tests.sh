@@ -92,7 +92,21 @@ dmesg_check() {	# after a group: any splat since the last check fails it
 
 secs() { [ $mode = long ] && echo "$2" || echo "$1"; }
 
-group_policy() { harness policy sched_policy; }
+group_policy() {
+	harness policy sched_policy
+	rttime_check
+}
+
+# RLIMIT_RTTIME (what rtkit sets for realtime audio threads): a SCHED_FIFO
+# busy loop with a 100 ms soft limit is sent SIGXCPU (status 128 + 24)
+# instead of running on until the 30 s timeout (status 124).
+rttime_check() {
+	timeout -k 2 30 prlimit --rttime=100000:5000000 chrt -f 10 \
+		sh -c 'while :; do :; done'
+	rc=$?
+	[ $rc = 152 ] && emit ok "policy: RLIMIT_RTTIME sends SIGXCPU to a FIFO busy loop" ||
+		emit fail "policy: RLIMIT_RTTIME sends SIGXCPU to a FIFO busy loop (exit $rc, want 152)"
+}
 group_behaviour() { harness behaviour sched_behaviour; }
 group_lifecycle() { harness lifecycle sched_lifecycle; }
 

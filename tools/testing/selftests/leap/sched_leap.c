@@ -10,7 +10,8 @@
  *  - global realtime order: with N CPUs and N + 1 FIFO hogs, the lowest
  *    priority one gets (almost) nothing, wherever it was started;
  *  - realtime throttling honours sched_rt_runtime_us: a FIFO hog leaves a
- *    normal task some CPU by default, none with -1;
+ *    normal task some CPU by default, none with -1; so does an ISO hog
+ *    that stays under the iso_cpu cap;
  *  - sched_rr_get_interval() reports LEAP's slice: rr_interval for RR and
  *    ISO, 0 for FIFO.
  *
@@ -307,6 +308,42 @@ TEST_F_TIMEOUT(leap, rt_throttling, 90)
 	EXPECT_GT(s_on, 0.015);
 	EXPECT_LT(s_on, 0.25);
 	EXPECT_LT(s_off, 0.01);
+}
+
+/*
+ * A SCHED_ISO hog (a policy any user may take) on one of N >= 2 CPUs
+ * stays under the
+ * iso_cpu cap (1/N of all CPUs), so it never turns refractory; its CPU's
+ * sched_rt_runtime_us still leaves a normal task there some time, as it
+ * does beside a FIFO hog. Otherwise that CPU's kworkers would never run.
+ */
+TEST_F_TIMEOUT(leap, iso_leaves_its_cpu_time, 90)
+{
+	int n = online_cpus(), iso_cpu;
+	pid_t pids[2];
+	double d[2], s;
+
+	NEED_LEAP();
+	iso_cpu = sysctl_read("/proc/sys/kernel/iso_cpu");
+	if (n < 2 || n * iso_cpu <= 110)
+		SKIP(return, "needs one CPU under the iso_cpu cap (%d CPUs, %d%%)",
+		     n, iso_cpu);
+	if (sysctl_read("/proc/sys/kernel/sched_rt_runtime_us") < 0)
+		SKIP(return, "realtime throttling is off");
+	ASSERT_EQ(0, wait_quiet(50, 10)) TH_LOG("ISO/RT use high before the test");
+	ASSERT_EQ(0, sampler_rt(1));
+	pids[0] = spinner(SCHED_ISO, 0, nth_cpu(0));
+	pids[1] = spinner(SCHED_OTHER, 0, nth_cpu(0));
+	usleep(100000);
+	measure(pids, 2, 3.5, d);
+	EXPECT_EQ(0, leap_debug("iso_refractory")) TH_LOG("turned refractory");
+	stop(pids, 2);
+	sampler_rt(0);
+	ASSERT_GT(d[0] + d[1], 0);
+	s = d[1] / (d[0] + d[1]);
+	TH_LOG("normal beside an ISO hog on 1 of %d CPUs: %.1f%%", n, 100 * s);
+	EXPECT_GT(s, 0.015);
+	EXPECT_LT(s, 0.25);
 }
 
 /* The slice sched_rr_get_interval() reports is LEAP's. */
