@@ -224,21 +224,37 @@ TEST_F_TIMEOUT(leap, iso_cap_holds_and_recovers, 90)
 	EXPECT_EQ(0, wait_refractory(0, 6)) TH_LOG("still refractory 6 s later");
 }
 
+/*
+ * An ISO hog and a normal hog on the first CPU, measured for @secs while
+ * this process samples above them: their CPU times in @d[0] (ISO) and
+ * @d[1]. Return: whether ISO was refractory at the end (0 or 1), -1 if
+ * this process could not take a realtime priority.
+ */
+static int iso_beside_normal(double secs, double *d)
+{
+	pid_t pids[2];
+	int refractory;
+
+	if (sampler_rt(1))
+		return -1;
+	pids[0] = spinner(SCHED_ISO, 0, nth_cpu(0));
+	pids[1] = spinner(SCHED_OTHER, 0, nth_cpu(0));
+	usleep(100000);
+	measure(pids, 2, secs, d);
+	refractory = leap_debug("iso_refractory");
+	stop(pids, 2);
+	sampler_rt(0);
+	return refractory;
+}
+
 /* Not refractory: an ISO hog runs ahead of a normal hog on its CPU. */
 TEST_F_TIMEOUT(leap, iso_runs_before_normal, 90)
 {
-	pid_t pids[2];
 	double d[2];
 
 	NEED_LEAP();
 	ASSERT_EQ(0, wait_quiet(50, 10)) TH_LOG("ISO/RT use high before the test");
-	ASSERT_EQ(0, sampler_rt(1));
-	pids[0] = spinner(SCHED_ISO, 0, nth_cpu(0));
-	pids[1] = spinner(SCHED_OTHER, 0, nth_cpu(0));
-	usleep(100000);
-	measure(pids, 2, 1, d);
-	stop(pids, 2);
-	sampler_rt(0);
+	ASSERT_NE(-1, iso_beside_normal(1, d));
 	TH_LOG("ISO %.3f s, normal %.3f s", d[0], d[1]);
 	ASSERT_GT(d[0] + d[1], 0);
 	EXPECT_GT(d[0] / (d[0] + d[1]), 0.85);
@@ -320,7 +336,6 @@ TEST_F_TIMEOUT(leap, rt_throttling, 90)
 TEST_F_TIMEOUT(leap, iso_leaves_its_cpu_time, 90)
 {
 	int n = online_cpus(), iso_cpu;
-	pid_t pids[2];
 	double d[2], s;
 
 	NEED_LEAP();
@@ -331,14 +346,7 @@ TEST_F_TIMEOUT(leap, iso_leaves_its_cpu_time, 90)
 	if (sysctl_read("/proc/sys/kernel/sched_rt_runtime_us") < 0)
 		SKIP(return, "realtime throttling is off");
 	ASSERT_EQ(0, wait_quiet(50, 10)) TH_LOG("ISO/RT use high before the test");
-	ASSERT_EQ(0, sampler_rt(1));
-	pids[0] = spinner(SCHED_ISO, 0, nth_cpu(0));
-	pids[1] = spinner(SCHED_OTHER, 0, nth_cpu(0));
-	usleep(100000);
-	measure(pids, 2, 3.5, d);
-	EXPECT_EQ(0, leap_debug("iso_refractory")) TH_LOG("turned refractory");
-	stop(pids, 2);
-	sampler_rt(0);
+	EXPECT_EQ(0, iso_beside_normal(3.5, d)) TH_LOG("turned refractory");
 	ASSERT_GT(d[0] + d[1], 0);
 	s = d[1] / (d[0] + d[1]);
 	TH_LOG("normal beside an ISO hog on 1 of %d CPUs: %.1f%%", n, 100 * s);
