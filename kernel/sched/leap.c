@@ -877,9 +877,12 @@ static void leap_iso_check(u64 now)
 #ifdef CONFIG_POSIX_TIMERS
 static void leap_rttime_tick(struct task_struct *p)
 {
-	unsigned long limit = task_rlimit(p, RLIMIT_RTTIME), now = jiffies;
+	unsigned long limit, now = jiffies;
 
-	if (!leap_rt(p) || limit == RLIM_INFINITY)
+	if (!leap_rt(p))
+		return;
+	limit = task_rlimit(p, RLIMIT_RTTIME);
+	if (limit == RLIM_INFINITY)
 		return;
 	/* One count a jiffy, however many ticks of this CPU see it. */
 	if (p->rt.watchdog_stamp != now) {

@@ -328,10 +328,10 @@ TEST_F_TIMEOUT(leap, rt_throttling, 90)
 
 /*
  * A SCHED_ISO hog (a policy any user may take) on one of N >= 2 CPUs
- * stays under the
- * iso_cpu cap (1/N of all CPUs), so it never turns refractory; its CPU's
- * sched_rt_runtime_us still leaves a normal task there some time, as it
- * does beside a FIFO hog. Otherwise that CPU's kworkers would never run.
+ * stays under the iso_cpu cap (1/N of all CPUs), so it never turns
+ * refractory; its CPU's sched_rt_runtime_us still leaves a normal task
+ * there some time, as it does beside a FIFO hog. Otherwise that CPU's
+ * kworkers would never run.
  */
 TEST_F_TIMEOUT(leap, iso_leaves_its_cpu_time, 90)
 {
