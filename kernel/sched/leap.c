@@ -8,8 +8,16 @@
  * switched off in core.c and sched.h). It sits between the deadline and
  * rt classes. Every task that is runnable and not running is on one skip
  * list, ordered by one 64-bit key (kernel/sched/leap.h): the realtime
- * prio, 100 for SCHED_ISO, else the virtual deadline, BFS style. So with
- * N CPUs the N smallest keys that may run on them are the ones running.
+ * prio, 100 for SCHED_ISO, else the virtual deadline, BFS style.
+ *
+ * What holds of the order: a task queued with a smaller key than a
+ * running task it may replace makes that CPU reschedule at once, except
+ * (a) between two deadline keys, less than LEAP_WAKEUP_GRAN_NS after the
+ * running task was picked (then at that CPU's first tick after it);
+ * (b) on a CPU with a reschedule already pending, which picks the best
+ * task anyway; (c) against a sticky task, which other CPUs compare by its
+ * offset key; (d) when the queued task is BATCH or IDLE, which never
+ * preempt. Up to those, the N smallest keys that may run are running.
  *
  *  - pick: the first task on level 0 that may run on this CPU. A task
  *    preempted here with slice left is "sticky": it is queued with its
@@ -17,24 +25,35 @@
  *    compares it by its real key. The running task is not on the list;
  *    its key is kept per CPU (leap_rq.curr_key) for preemption.
  *  - wakeup: the task goes to the best idle CPU it may use, ranked by
- *    cache distance from where it last ran; with none idle, the CPU
+ *    cache distance from where it last ran, a fully idle SMT core first;
+ *    with none idle, the CPU
  *    running the latest key is preempted if the new key is earlier.
  *    Between two deadline keys the preemption waits until the running
  *    task has had LEAP_WAKEUP_GRAN_NS since it was picked: without that,
  *    every message in a pipe or socket storm (hackbench) cost two
  *    context switches.
- *  - realtime: FIFO never expires, RR and ISO rotate every rr_interval;
- *    a realtime task preempted by a smaller key goes back to the head of
- *    its key. Per CPU, realtime and ISO keys get sched_rt_runtime_us of
- *    every sched_rt_period_us while other work waits (mainline's
+ *  - realtime: FIFO never expires, RR rotates every sched_rr_timeslice
+ *    (kernel.sched_rr_timeslice_ms, as on mainline), ISO every
+ *    rr_interval; a realtime task preempted by a smaller key goes back to
+ *    the head of its key. Per CPU, realtime keys get sched_rt_runtime_us
+ *    of every sched_rt_period_us while other work waits (mainline's
  *    throttling), and RLIMIT_RTTIME is enforced as by the rt class.
  *  - SCHED_ISO: unprivileged soft realtime at key 100, while ISO+RT use
- *    over 5 s stays under kernel.iso_cpu percent of all CPUs; above it,
- *    ISO tasks are refractory and sort as NORMAL until use drops under
- *    90% of the cap.
+ *    of its CPU over 5 s stays under kernel.iso_cpu percent; above it,
+ *    the ISO tasks on that CPU are refractory and sort as NORMAL until
+ *    its use drops under 90% of the cap. ISO does not spend the CPU's
+ *    realtime runtime, and the cap holds with sched_rt_runtime_us -1.
+ *  - SCHED_IDLE: runs when nothing else wants the CPU, but never hangs
+ *    others: one held for others (fatal signal, exit, freezer, RCU
+ *    read side, woken from an uninterruptible sleep) sorts as NORMAL,
+ *    and any other gets a LEAP_IDLE_RUN_NS turn once its deadline,
+ *    leap_idle_span() ahead, is the earliest.
  *  - no load balancer: a global queue has nothing to balance.
  *  - cpufreq: a CPU's LEAP busy time feeds its PELT rt signal
- *    (rq->avg_rt), which schedutil reads as it reads rt's.
+ *    (rq->avg_rt), which schedutil reads as it reads rt's; a busy CPU's
+ *    tick decays the idle CPUs' signal every LEAP_SWEEP_NS.
+ *  - NO_HZ_FULL: the tick stays on while the list holds a task, on every
+ *    nohz_full CPU (leap_nohz_full_update()).
  *
  * A task is accounted (rq->nr_running, loadavg, PSI, sched_info) to
  * task_cpu()'s rq whether queued or running. A CPU that picks a task
@@ -45,9 +64,11 @@
  *
  * Cost: enqueue O(log n), n = queued tasks; dequeue O(1) expected
  * (O(level of the node)); pick O(1) when the first task may run here,
- * else O(k) for k tasks skipped; wakeup placement O(number of CPUs).
- * An ISO refractory change re-keys the queued ISO tasks: O(n), at most
- * twice in a 5 s window.
+ * else O(k) for k tasks skipped (tasks that may not run on this CPU;
+ * twice that on a realtime-throttled CPU); wakeup placement O(number of
+ * CPUs). A CPU's ISO refractory change re-keys the queued ISO tasks
+ * accounted to it, through its own list: O(those tasks), a few times in
+ * a 5 s window. The idle sweep is O(CPUs) every LEAP_SWEEP_NS.
  * Nothing allocates on enqueue, dequeue or pick: the list node is in
  * task_struct.
  *
@@ -61,6 +82,7 @@
  * Copyright (C) 2026 LEAP developers
  */
 #include <linux/debugfs.h>
+#include <linux/freezer.h>
 #include <linux/kthread.h>
 #include <linux/posix-timers.h>
 #include <linux/seq_file.h>
@@ -94,15 +116,18 @@ static int sysctl_leap_rr_interval = LEAP_RR_INTERVAL_DEF;
 /* kernel.iso_cpu, percent of all CPUs that ISO+RT tasks may use. */
 static int sysctl_leap_iso_cpu = LEAP_ISO_CPU_DEF;
 
+/* How often a busy CPU's tick brings the idle CPUs' state up to date. */
+#define LEAP_SWEEP_NS		(32 * NSEC_PER_MSEC)
+
+/* Added to an idle CPU's rank when an SMT sibling of it is busy. */
+#define LEAP_DIST_BUSY_CORE	5
+
 /**
  * struct leap_queue - the global runqueue
  * @list:	runnable, not running LEAP tasks, by key
  * @niffies:	LEAP's clock: the latest rq clock seen, ns, monotonic
  * @rand:	state for the skip list's level choice
- * @iso_time:	ns of ISO and RT run time, per LEAP_ISO_BUCKET_NS bucket
- * @iso_next:	niffies at which the current bucket ends
- * @iso_cur:	index of the current bucket
- * @iso_refractory: ISO tasks run as NORMAL (use went over iso_cpu)
+ * @swept:	niffies of the last leap_sweep_idle()
  * @moving:	leap_move() is moving a queued task's accounting: its
  *		enqueue needs no CPU found for it
  */
@@ -110,10 +135,7 @@ static struct leap_queue {
 	struct skiplist	list;
 	u64		niffies;
 	u64		rand;
-	u64		iso_time[LEAP_ISO_BUCKETS];
-	u64		iso_next;
-	unsigned int	iso_cur;
-	bool		iso_refractory;
+	u64		swept;
 	bool		moving;
 } leap_q;
 
@@ -142,9 +164,11 @@ static u64 leap_clock(struct rq *rq)
 	return leap_q.niffies;
 }
 
+/* An ISO task's key follows the refractory state of the CPU it is on. */
 static inline u64 leap_task_key(struct task_struct *p)
 {
-	return leap_key(p->prio, p->policy, !leap_q.iso_refractory,
+	return leap_key(p->prio, p->policy,
+			!cpu_rq(task_cpu(p))->leap.iso_refractory,
 			p->leap.deadline);
 }
 
@@ -154,35 +178,46 @@ static inline bool leap_rt(struct task_struct *p)
 	return p->prio < MAX_RT_PRIO;
 }
 
-/*
- * Does @p run at a realtime or (not refractory) ISO key? Such time counts
- * against its CPU's sched_rt_runtime_us: an unprivileged ISO busy loop
- * must not keep a CPU from its per-CPU kthreads any more than a
- * realtime one may.
- */
-static inline bool leap_rt_key(struct task_struct *p)
-{
-	return leap_task_key(p) <= LEAP_ISO_KEY;
-}
-
 /* Does @p's slice run out? Not for FIFO, nor a boosted non-RR task. */
 static inline bool leap_has_slice(struct task_struct *p)
 {
 	return !leap_rt(p) || p->policy == SCHED_RR;
 }
 
+/* A SCHED_IDLE task that nobody waits for (not lifted, not boosted). */
+static inline bool leap_idle(struct task_struct *p)
+{
+	return p->policy == SCHED_IDLE && !p->leap.lifted && !leap_rt(p);
+}
+
 /* May @p preempt a running task? BATCH and IDLE never do (unless boosted). */
 static inline bool leap_may_preempt(struct task_struct *p)
 {
-	return leap_rt(p) ||
-	       (p->policy != SCHED_BATCH && p->policy != SCHED_IDLE);
+	return leap_rt(p) || (p->policy != SCHED_BATCH && !leap_idle(p));
 }
 
-/* A new deadline from now, for the task's current prio. */
+/*
+ * A new deadline from now, for the task's current prio; an IDLE task's
+ * lies leap_idle_span() ahead.
+ */
 static void leap_new_deadline(struct task_struct *p, u64 now)
 {
-	p->leap.deadline = now + leap_deadline_span(p->prio, leap_rr_ms());
+	if (leap_idle(p))
+		p->leap.deadline = now + leap_idle_span(leap_rr_ms());
+	else
+		p->leap.deadline = now + leap_deadline_span(p->prio, leap_rr_ms());
 	p->leap.prio = p->prio;
+}
+
+/*
+ * The slice: kernel.sched_rr_timeslice_ms for SCHED_RR (mainline's knob,
+ * which sched_rr_get_interval() reports), rr_interval for every other.
+ */
+static inline s64 leap_slice_ns(struct task_struct *p)
+{
+	if (p->policy == SCHED_RR)
+		return jiffies_to_nsecs(READ_ONCE(sched_rr_timeslice));
+	return (s64)leap_rr_ms() * NSEC_PER_MSEC;
 }
 
 /*
@@ -193,29 +228,108 @@ static void leap_renew(struct task_struct *p, u64 now)
 {
 	s64 over = -p->leap.time_slice;
 
-	p->leap.time_slice = (s64)leap_rr_ms() * NSEC_PER_MSEC;
+	p->leap.woke_held = false;
+	p->leap.time_slice = leap_slice_ns(p);
 	leap_new_deadline(p, now);
 	if (over > 0)
 		p->leap.deadline += leap_run_span(p->prio, over);
 }
 
+/*
+ * Must SCHED_IDLE task @p run soon because others wait for it? With a
+ * fatal signal pending, exiting or being frozen it must run to finish;
+ * preempted inside an RCU read-side section it holds up every grace
+ * period; woken from an uninterruptible sleep (a lock, I/O) it likely
+ * holds what it slept for. MuQSS's idleprio_suitable() is the precedent.
+ * A lock taken without sleeping is invisible here: leap_idle_span()
+ * bounds that case.
+ */
+static bool leap_idle_must_run(struct task_struct *p)
+{
+	if (p->policy != SCHED_IDLE || leap_rt(p))
+		return false;
+	if (p->leap.woke_held || (p->flags & PF_EXITING) ||
+	    fatal_signal_pending(p) || freezing(p))
+		return true;
+#ifdef CONFIG_PREEMPT_RCU
+	if (p->rcu_read_lock_nesting > 0)
+		return true;
+#endif
+	return false;
+}
+
+/*
+ * Before @p is keyed: lift a SCHED_IDLE task others wait for to NORMAL,
+ * with the deadline of a NORMAL task of its nice from @now; drop the lift
+ * once the reason is gone (its next deadline is an idle one again).
+ */
+static void leap_lift(struct task_struct *p, u64 now)
+{
+	bool lift = leap_idle_must_run(p);
+
+	if (lift == p->leap.lifted)
+		return;
+	p->leap.lifted = lift;
+	if (lift)
+		p->leap.deadline = now + leap_deadline_span(p->prio, leap_rr_ms());
+}
+
+/*
+ * NO_HZ_FULL: sched_can_stop_tick() keeps the tick while the global list
+ * holds a task. When the list gains its first task or loses its last,
+ * every nohz_full CPU decides again, not only the CPU the task is
+ * accounted to: a CPU whose tick stopped would otherwise run its task
+ * past its slice while others wait. O(nohz_full CPUs), at those two
+ * transitions only.
+ */
+static void leap_nohz_full_update(void)
+{
+#ifdef CONFIG_NO_HZ_FULL
+	int cpu;
+
+	if (!tick_nohz_full_enabled())
+		return;
+	for_each_cpu_and(cpu, tick_nohz_full_mask, cpu_online_mask)
+		sched_update_tick_dependency(cpu_rq(cpu));
+#endif
+}
+
+/* A queued ISO task is on its CPU's list too, for leap_iso_rekey(). */
+static void leap_linked(struct task_struct *p, bool was_empty)
+{
+	if (p->policy == SCHED_ISO && !leap_rt(p))
+		list_add_tail(&p->leap.iso_node, &task_rq(p)->leap.iso_queued);
+	if (was_empty)
+		leap_nohz_full_update();
+}
+
 static void leap_insert(struct task_struct *p, u64 key)
 {
+	bool was_empty = skiplist_empty(&leap_q.list);
+
 	skiplist_insert(&leap_q.list, &p->leap.node, key,
 			skiplist_rand_next(&leap_q.rand));
+	leap_linked(p, was_empty);
 }
 
 /* Before the tasks with the same key: a preempted realtime task. */
 static void leap_insert_head(struct task_struct *p, u64 key)
 {
+	bool was_empty = skiplist_empty(&leap_q.list);
+
 	skiplist_insert_head(&leap_q.list, &p->leap.node, key,
 			     skiplist_rand_next(&leap_q.rand));
+	leap_linked(p, was_empty);
 }
 
 static void leap_unlink(struct task_struct *p)
 {
-	if (leap_queued(p))
-		skiplist_del(&leap_q.list, &p->leap.node);
+	if (!leap_queued(p))
+		return;
+	skiplist_del(&leap_q.list, &p->leap.node);
+	list_del_init(&p->leap.iso_node);
+	if (skiplist_empty(&leap_q.list))
+		leap_nohz_full_update();
 }
 
 /*
@@ -276,6 +390,32 @@ static int leap_cpu_distance(int from, int to)
 	return 4;
 }
 
+/* Is an SMT sibling of @cpu running something? */
+static bool leap_core_busy(int cpu)
+{
+#ifdef CONFIG_SCHED_SMT
+	int sib;
+
+	if (!sched_smt_active())
+		return false;
+	for_each_cpu(sib, cpu_smt_mask(cpu))
+		if (sib != cpu && !idle_cpu(sib))
+			return true;
+#endif
+	return false;
+}
+
+/*
+ * The rank of idle CPU @cpu for a task that last ran on @from, lower is
+ * better: the cache distance, after every CPU of a fully idle core (two
+ * threads of one core share its execution units; MuQSS ranks so too).
+ */
+static int leap_idle_rank(int from, int cpu)
+{
+	return leap_cpu_distance(from, cpu) +
+	       (leap_core_busy(cpu) ? LEAP_DIST_BUSY_CORE : 0);
+}
+
 /* Move @p's accounting from @src to @dst; @p stays runnable, not running. */
 static void leap_move(struct task_struct *p, struct rq *src, struct rq *dst,
 		      int enqueue_flags)
@@ -322,7 +462,8 @@ static void leap_wake_tick(struct rq *rq)
  * (BATCH and IDLE never do), the CPU running the latest key, if later
  * than @p's. A CPU whose realtime runtime is used up is no victim for a
  * realtime task, and the first victim for any other if it runs a
- * realtime one: it runs other work first.
+ * realtime one: it runs other work first. Idle CPUs rank by
+ * leap_idle_rank().
  * A CPU with a reschedule already pending is left out: it will pick the
  * best task anyway, and a second task needs a second CPU.
  * Between deadline keys, a CPU whose task was picked less than
@@ -334,7 +475,7 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 	int from = task_cpu(p), idle = -1, victim = -1, best = INT_MAX, cpu;
 	u64 key = leap_task_key(p), latest = key, latest_new = key;
 	int fresh = -1;
-	bool rt = key <= LEAP_ISO_KEY;
+	bool rt = key < LEAP_ISO_KEY;
 
 	preempt = preempt && leap_may_preempt(p);
 
@@ -345,7 +486,7 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 		if (!leap_cpu_allowed(p, cpu) || test_tsk_need_resched(rq->curr))
 			continue;
 		if (rq->curr == rq->idle) {
-			d = leap_cpu_distance(from, cpu);
+			d = leap_idle_rank(from, cpu);
 			if (d < best) {
 				best = d;
 				idle = cpu;
@@ -357,14 +498,14 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 
 			/*
 			 * A CPU past its realtime runtime takes no realtime
-			 * or ISO task from another, and runs any other before
-			 * its own. If it runs one anyway (nothing else wants
-			 * it), keys compare as usual between them.
+			 * task from another, and runs any other before its
+			 * own. If it runs one anyway (nothing else wants it),
+			 * keys compare as usual between them.
 			 */
 			if (rq->leap.rt_throttled) {
-				if (rt && ck > LEAP_ISO_KEY)
+				if (rt && ck >= LEAP_ISO_KEY)
 					continue;
-				if (!rt && ck <= LEAP_ISO_KEY)
+				if (!rt && ck < LEAP_ISO_KEY)
 					ck = U64_MAX;
 			}
 			if (!(preempt || ck == U64_MAX))
@@ -388,47 +529,65 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 		cpu_rq(fresh)->leap.wake_pending = true;
 }
 
-/* Start the ISO bucket that holds @now, clearing those skipped. */
-static void leap_iso_roll(u64 now)
+/* Start @lr's ISO bucket that holds @now, clearing those skipped. */
+static void leap_iso_roll(struct leap_rq *lr, u64 now)
 {
 	unsigned int i;
 
-	for (i = 0; now >= leap_q.iso_next && i < LEAP_ISO_BUCKETS; i++) {
-		leap_q.iso_cur = (leap_q.iso_cur + 1) % LEAP_ISO_BUCKETS;
-		leap_q.iso_time[leap_q.iso_cur] = 0;
-		leap_q.iso_next += LEAP_ISO_BUCKET_NS;
+	for (i = 0; now >= lr->iso_next && i < LEAP_ISO_BUCKETS; i++) {
+		lr->iso_cur = (lr->iso_cur + 1) % LEAP_ISO_BUCKETS;
+		lr->iso_time[lr->iso_cur] = 0;
+		lr->iso_next += LEAP_ISO_BUCKET_NS;
 	}
 	/* Idle for a whole window or more: start afresh at @now. */
-	if (now >= leap_q.iso_next)
-		leap_q.iso_next = now + LEAP_ISO_BUCKET_NS;
+	if (now >= lr->iso_next)
+		lr->iso_next = now + LEAP_ISO_BUCKET_NS;
 }
 
-/* ISO and RT run time in the last LEAP_ISO_BUCKETS buckets. */
-static u64 leap_iso_used(void)
+/* ISO and RT run time on @lr's CPU in the last LEAP_ISO_BUCKETS buckets. */
+static u64 leap_iso_used(const struct leap_rq *lr)
 {
 	u64 sum = 0;
 	unsigned int i;
 
 	for (i = 0; i < LEAP_ISO_BUCKETS; i++)
-		sum += leap_q.iso_time[i];
+		sum += lr->iso_time[i];
 	return sum;
 }
 
 /*
  * Realtime time counts against this CPU's sched_rt_runtime_us in the
- * current sched_rt_period_us; realtime and ISO time counts against
- * iso_cpu. Refractory ISO time counts too: otherwise an ISO hog would
- * take iso_cpu percent at key 100 plus half of the rest as NORMAL, and
- * a normal task beside it would get well under 100 - iso_cpu percent.
+ * current sched_rt_period_us (root's realtime budget: ISO does not spend
+ * it). Realtime and ISO time count against this CPU's iso_cpu cap.
+ * Refractory ISO time counts too: otherwise an ISO hog would take
+ * iso_cpu percent at key 100 plus its share of the rest as NORMAL, and a
+ * normal task beside it would get well under 100 - iso_cpu percent.
  */
 static void leap_account(struct rq *rq, struct task_struct *curr, u64 delta)
 {
-	if (leap_rt_key(curr))
+	if (leap_rt(curr))
 		rq->leap.rt_time += delta;
 	if (leap_rt(curr) || curr->policy == SCHED_ISO) {
-		leap_iso_roll(leap_clock(rq));
-		leap_q.iso_time[leap_q.iso_cur] += delta;
+		leap_iso_roll(&rq->leap, leap_clock(rq));
+		rq->leap.iso_time[rq->leap.iso_cur] += delta;
 	}
+}
+
+/*
+ * An IDLE task picked while another task that is not IDLE waits runs
+ * LEAP_IDLE_RUN_NS, not a whole slice: its turn exists so that a lock it
+ * holds or a signal it must handle cannot hang others, not to give it a
+ * share. O(1): the first queued task is the one that waits longest.
+ */
+static bool leap_idle_turn_over(struct rq *rq, struct task_struct *curr)
+{
+	struct skiplist_node *first;
+
+	if (!leap_idle(curr) ||
+	    leap_q.niffies - rq->leap.picked < LEAP_IDLE_RUN_NS)
+		return false;
+	first = skiplist_first(&leap_q.list);
+	return first && !leap_idle(leap_task_of(first));
 }
 
 /*
@@ -449,7 +608,8 @@ static bool leap_charge(struct rq *rq)
 	if (!leap_has_slice(curr))
 		return false;
 	curr->leap.time_slice -= delta;
-	if (curr->leap.time_slice >= LEAP_RESCHED_NS)
+	if (curr->leap.time_slice >= LEAP_RESCHED_NS &&
+	    !leap_idle_turn_over(rq, curr))
 		return false;
 	leap_renew(curr, leap_clock(rq));
 	if (rq->leap.curr == curr) {
@@ -465,6 +625,7 @@ static bool leap_charge(struct rq *rq)
  */
 static void leap_update_curr(struct rq *rq)
 {
+	lockdep_assert_rq_held(rq);
 	if (!leap_charge(rq))
 		return;
 	if (skiplist_empty(&leap_q.list))
@@ -492,20 +653,54 @@ static bool leap_class_running(struct rq *rq)
 	return class == &leap_sched_class || class == &rt_sched_class;
 }
 
+static void leap_iso_check(struct rq *rq, u64 now);
+
+/* Off the list, and no longer @rq's sticky task. */
+static void leap_unqueue(struct rq *rq, struct task_struct *p)
+{
+	leap_unlink(p);
+	if (rq->leap.sticky == p)
+		rq->leap.sticky = NULL;
+}
+
+/* The key @p is queued at: its own, or its sticky key on its CPU. */
+static u64 leap_queued_key(struct task_struct *p)
+{
+	u64 key = leap_task_key(p);
+
+	if (task_rq(p)->leap.sticky == p)
+		key = leap_sticky_key(key, leap_rr_ms());
+	return key;
+}
+
 static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 {
 	u64 now = leap_clock(rq);
 
-	SCHED_WARN_ON(p->leap.on_rq || leap_queued(p));
+	lockdep_assert_rq_held(rq);
+	/* Queued but not on_rq: left on the list by a change that keeps it. */
+	SCHED_WARN_ON(p->leap.on_rq || (leap_queued(p) && !(flags & ENQUEUE_RESTORE)));
+	/* Woken from an uninterruptible sleep: it may hold what others need. */
+	if ((flags & ENQUEUE_WAKEUP) && p->sched_contributes_to_load)
+		p->leap.woke_held = true;
 	if (p->leap.time_slice < LEAP_RESCHED_NS)
 		leap_renew(p, now);
 	else if (p->leap.prio != p->prio)
 		leap_new_deadline(p, now);
+	leap_lift(p, now);
+	/* Its CPU's ISO window, up to date before the key is taken. */
+	if (p->policy == SCHED_ISO)
+		leap_iso_check(rq, now);
 
 	p->leap.on_rq = true;
 	rq->leap.nr_running++;
+	/* Kept on the list by the change: it keeps its place if its key did. */
+	if (leap_queued(p) && p->leap.node.key != leap_queued_key(p))
+		leap_unqueue(rq, p);
 	/* On the list first: add_nr_running() asks whether the tick may stop. */
-	if (flags & ENQUEUE_HEAD)
+	if (leap_queued(p))
+		;
+	else if (flags & ENQUEUE_HEAD)
 		leap_insert_head(p, leap_task_key(p));
 	else
 		leap_insert(p, leap_task_key(p));
@@ -531,10 +726,19 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 
 static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 {
+	lockdep_assert_rq_held(rq);
 	SCHED_WARN_ON(!p->leap.on_rq);
-	leap_unlink(p);
-	if (rq->leap.sticky == p)
-		rq->leap.sticky = NULL;
+	/*
+	 * A change that keeps the task's place (DEQUEUE_SAVE without
+	 * DEQUEUE_MOVE: affinity, nice, migrate_disable) leaves a queued
+	 * task on the list, as rt.c leaves it on its prio list; the restore
+	 * (enqueue_task_leap()) keeps it there if its key did not change, or
+	 * switched_from_leap() takes it off if it left the class.
+	 */
+	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
+		leap_unqueue(rq, p);
+	if (flags & DEQUEUE_SLEEP)
+		p->leap.woke_held = false;
 	/* BATCH: a new deadline at every deschedule. */
 	if ((flags & DEQUEUE_SLEEP) && p->policy == SCHED_BATCH)
 		leap_new_deadline(p, leap_q.niffies);
@@ -555,6 +759,7 @@ static void yield_task_leap(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 
+	lockdep_assert_rq_held(rq);
 	update_rq_clock(rq);
 	leap_charge(rq);
 	leap_renew(curr, leap_clock(rq));
@@ -564,15 +769,40 @@ static void yield_task_leap(struct rq *rq)
 	rq_clock_skip_update(rq);
 }
 
+/*
+ * yield_to() (KVM's directed yield to a vCPU that holds a lock): @p,
+ * queued with a later deadline than the yielding task, takes that
+ * deadline, and the yielding task yields; its CPU then picks @p if @p
+ * may run there. Realtime keys keep their order.
+ */
+static bool yield_to_task_leap(struct rq *rq, struct task_struct *p)
+{
+	struct task_struct *curr = rq->curr;
+
+	lockdep_assert_rq_held(rq);
+	if (!leap_queued(p) || leap_rt(p) || leap_rt(curr))
+		return false;
+	if (leap_task_key(p) > LEAP_ISO_KEY &&
+	    p->leap.deadline > curr->leap.deadline) {
+		leap_unlink(p);
+		if (task_rq(p)->leap.sticky == p)
+			task_rq(p)->leap.sticky = NULL;
+		p->leap.deadline = curr->leap.deadline;
+		leap_insert(p, leap_task_key(p));
+	}
+	yield_task_leap(rq);
+	return true;
+}
+
 /* Preemption is decided globally when the task is queued (leap_find_cpu). */
 static void wakeup_preempt_leap(struct rq *rq, struct task_struct *p, int flags)
 {
+	lockdep_assert_rq_held(rq);
 }
 
 /*
  * What a pick on @cpu may take: tasks allowed there, with a key of at
- * least @min_key (LEAP_ISO_KEY + 1 skips realtime and ISO keys on a
- * throttled CPU).
+ * least @min_key (LEAP_ISO_KEY skips realtime keys on a throttled CPU).
  */
 struct leap_pick {
 	int cpu;
@@ -625,9 +855,10 @@ static struct task_struct *pick_task_leap(struct rq *rq)
 	struct leap_pick lp = { .cpu = cpu_of(rq) };
 	struct task_struct *next = NULL;
 
+	lockdep_assert_rq_held(rq);
 	/* Realtime runtime used up here: other work first, if there is any. */
 	if (rq->leap.rt_throttled) {
-		lp.min_key = LEAP_ISO_KEY + 1;
+		lp.min_key = LEAP_ISO_KEY;
 		next = leap_best(rq, &lp);
 		lp.min_key = 0;
 	}
@@ -647,11 +878,20 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 	bool renewed;
 	u64 key;
 
+	lockdep_assert_rq_held(rq);
 	leap_charge(rq);
 	leap_update_util(rq, true);
 	renewed = rq->leap.renewed;
-	rq->leap.renewed = false;
-	rq->leap.wake_pending = false;
+	/*
+	 * No @next: a save of the running task for a change of its
+	 * parameters; set_next_task(first = false) follows, and it keeps
+	 * its rotation, pending wakeup and pick time across it.
+	 */
+	rq->leap.saved_curr = !next;
+	if (next) {
+		rq->leap.renewed = false;
+		rq->leap.wake_pending = false;
+	}
 	rq->leap.curr = NULL;
 	WRITE_ONCE(rq->leap.curr_key, 0);
 	if (!p->leap.on_rq || leap_queued(p))
@@ -660,6 +900,7 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 	/* Preempted, still runnable: back on the list. */
 	if (p->policy == SCHED_BATCH && !leap_rt(p))
 		leap_new_deadline(p, leap_clock(rq));
+	leap_lift(p, leap_clock(rq));
 	key = leap_task_key(p);
 	/*
 	 * Realtime and ISO keys: preempted by a smaller key, back to the head
@@ -680,7 +921,7 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 	 * afresh and may go anywhere).
 	 */
 	if (p->policy == SCHED_NORMAL && cpu_active(cpu_of(rq)) &&
-	    p->leap.time_slice < (s64)leap_rr_ms() * NSEC_PER_MSEC) {
+	    p->leap.time_slice < leap_slice_ns(p)) {
 		struct task_struct *old = rq->leap.sticky;
 
 		/* One sticky task a CPU: the previous one gets its key back. */
@@ -703,6 +944,7 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 
 static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 {
+	lockdep_assert_rq_held(rq);
 	/* What ran until now was not LEAP's (rq->curr is still prev). */
 	if (rq->curr->sched_class != &leap_sched_class)
 		leap_update_util(rq, leap_class_running(rq));
@@ -710,16 +952,19 @@ static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 	if (rq->leap.sticky == p)
 		rq->leap.sticky = NULL;
 	rq->leap.curr = p;
-	rq->leap.renewed = false;
-	rq->leap.wake_pending = false;
-	rq->leap.picked = leap_q.niffies;
+	if (first || !rq->leap.saved_curr) {
+		rq->leap.renewed = false;
+		rq->leap.wake_pending = false;
+		rq->leap.picked = leap_q.niffies;
+	}
+	rq->leap.saved_curr = false;
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
 	p->se.exec_start = rq_clock_task(rq);
 }
 
 /*
  * Where should @p wake? Called without the lock: every read is a hint.
- * The best idle CPU by cache distance from @prev_cpu; else the CPU
+ * The best idle CPU by leap_idle_rank() from @prev_cpu; else the CPU
  * running the latest key, if later than @p's; else @prev_cpu. Core
  * falls back if the answer is no longer allowed.
  */
@@ -735,7 +980,7 @@ static int select_task_rq_leap(struct task_struct *p, int prev_cpu, int wake_fla
 		int d;
 
 		if (available_idle_cpu(cpu)) {
-			d = leap_cpu_distance(prev_cpu, cpu);
+			d = leap_idle_rank(prev_cpu, cpu);
 			if (d < best) {
 				best = d;
 				idle = cpu;
@@ -765,6 +1010,7 @@ static void rq_offline_leap(struct rq *rq)
 	int cpu = cpu_of(rq);
 	struct skiplist_node *node;
 
+	lockdep_assert_rq_held(rq);
 	if (cpu_active(cpu))
 		return;
 	skiplist_for_each(node, &leap_q.list) {
@@ -786,8 +1032,8 @@ static void leap_check_running(struct rq *rq, struct task_struct *p)
 	struct leap_pick lp = { .cpu = cpu_of(rq) };
 
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
-	if (rq->leap.rt_throttled && leap_rt_key(p))
-		lp.min_key = LEAP_ISO_KEY + 1;
+	if (rq->leap.rt_throttled && leap_rt(p))
+		lp.min_key = LEAP_ISO_KEY;
 	if (skiplist_find_first(&leap_q.list, leap_pick_ok, &lp) &&
 	    leap_best(rq, &lp) != p)
 		resched_curr(rq);
@@ -812,60 +1058,84 @@ static void leap_rt_period(struct rq *rq, struct task_struct *curr)
 	} else if (!rq->leap.rt_throttled && runtime != RUNTIME_INF &&
 		   rq->leap.rt_time > runtime) {
 		rq->leap.rt_throttled = true;
-		if (leap_rt_key(curr))
+		if (leap_rt(curr))
 			leap_check_running(rq, curr);
 	}
 }
 
 /*
- * Give every queued SCHED_ISO task the key it has now (LEAP_ISO_KEY, or
- * its deadline while refractory), and let every CPU running one compare
- * it again. O(n): a refractory change happens at most a few times in a
- * 5 s window.
+ * @rq's ISO refractory state changed: give each queued SCHED_ISO task
+ * accounted to it the key it has now (LEAP_ISO_KEY, or its deadline),
+ * and let the CPU compare its running ISO task again. O(ISO tasks
+ * queued on this CPU), through its own list: a change happens at most a
+ * few times in a 5 s window (the cap and its 90% recovery mark).
  */
-static void leap_iso_rekey(void)
+static void leap_iso_rekey(struct rq *rq)
 {
-	struct skiplist_node *node;
-	int cpu;
+	struct task_struct *p, *curr = rq->leap.curr;
+	LIST_HEAD(todo);
+	u64 key;
 
-	skiplist_for_each(node, &leap_q.list) {
-		struct task_struct *p = leap_task_of(node);
-		u64 key;
-
-		if (p->policy != SCHED_ISO || leap_rt(p))
-			continue;
+	list_splice_init(&rq->leap.iso_queued, &todo);
+	while (!list_empty(&todo)) {
+		p = list_first_entry(&todo, struct task_struct, leap.iso_node);
 		key = leap_task_key(p);
-		if (key == node->key)
-			continue;
-		skiplist_del(&leap_q.list, node);
-		if (task_rq(p)->leap.sticky == p)
-			task_rq(p)->leap.sticky = NULL;
+		leap_unlink(p);
+		if (rq->leap.sticky == p)
+			rq->leap.sticky = NULL;
 		leap_insert(p, key);
 		if (key == LEAP_ISO_KEY)
 			leap_find_cpu(p, true);
 	}
-	for_each_online_cpu(cpu) {
-		struct rq *rq = cpu_rq(cpu);
-		struct task_struct *curr = rq->leap.curr;
-
-		if (curr && curr->policy == SCHED_ISO && !leap_rt(curr))
-			leap_check_running(rq, curr);
-	}
+	if (curr && curr->policy == SCHED_ISO && !leap_rt(curr))
+		leap_check_running(rq, curr);
 }
 
-/* Over iso_cpu: ISO tasks turn refractory; back under 90% of it: not. */
-static void leap_iso_check(u64 now)
+/*
+ * Per CPU: over iso_cpu percent of this CPU in the window, its ISO tasks
+ * turn refractory; back under 90% of that, not. A user who pins ISO busy
+ * loops to a few CPUs is capped on each of them, and ISO tasks elsewhere
+ * keep their key (MuQSS and PDS account per runqueue too).
+ */
+static void leap_iso_check(struct rq *rq, u64 now)
 {
 	unsigned int iso_cpu = READ_ONCE(sysctl_leap_iso_cpu);
-	unsigned int pct = leap_q.iso_refractory ? 90 : 100;
+	struct leap_rq *lr = &rq->leap;
 	bool over;
 
-	leap_iso_roll(now);
-	over = leap_iso_over(leap_iso_used(), num_online_cpus(), iso_cpu, pct);
-	if (over == leap_q.iso_refractory)
+	leap_iso_roll(lr, now);
+	over = leap_iso_over(leap_iso_used(lr), 1, iso_cpu,
+			     lr->iso_refractory ? 90 : 100);
+	if (over == lr->iso_refractory)
 		return;
-	leap_q.iso_refractory = over;
-	leap_iso_rekey();
+	lr->iso_refractory = over;
+	leap_iso_rekey(rq);
+}
+
+/*
+ * Every LEAP_SWEEP_NS, from a busy CPU's tick: bring the idle CPUs' state
+ * up to date, which nothing does while they sleep. Their utilization
+ * decays (schedutil takes the highest CPU of a shared policy, so a stale
+ * value would hold the frequency up), and so does their ISO window.
+ * O(CPUs), as mainline's blocked-load update from a busy CPU.
+ */
+static void leap_sweep_idle(u64 now)
+{
+	int cpu;
+
+	if (now - leap_q.swept < LEAP_SWEEP_NS)
+		return;
+	leap_q.swept = now;
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		if (rq->curr != rq->idle)
+			continue;
+		update_rq_clock(rq);
+		leap_update_util(rq, false);
+		cpufreq_update_util(rq, 0);
+		leap_iso_check(rq, now);
+	}
 }
 
 /*
@@ -900,10 +1170,12 @@ static inline void leap_rttime_tick(struct task_struct *p) { }
 
 static void task_tick_leap(struct rq *rq, struct task_struct *curr, int queued)
 {
+	lockdep_assert_rq_held(rq);
 	leap_update_curr(rq);
 	leap_rttime_tick(curr);
 	leap_rt_period(rq, curr);
-	leap_iso_check(leap_clock(rq));
+	leap_iso_check(rq, leap_clock(rq));
+	leap_sweep_idle(leap_q.niffies);
 	leap_wake_tick(rq);
 	leap_update_util(rq, true);
 	cpufreq_update_util(rq, 0);
@@ -944,8 +1216,18 @@ static void task_fork_leap(struct task_struct *p)
  */
 static void switched_to_leap(struct rq *rq, struct task_struct *p)
 {
+	lockdep_assert_rq_held(rq);
 	if (task_on_rq_queued(p) && task_current(rq, p))
 		leap_check_running(rq, p);
+}
+
+/* Left the class in a change that had kept it on the list: take it off. */
+static void switched_from_leap(struct rq *rq, struct task_struct *p)
+{
+	lockdep_assert_rq_held(rq);
+	rq->leap.saved_curr = false;
+	if (!p->leap.on_rq && leap_queued(p))
+		leap_unqueue(task_rq(p), p);
 }
 
 static void prio_changed_leap(struct rq *rq, struct task_struct *p, int oldprio)
@@ -953,11 +1235,17 @@ static void prio_changed_leap(struct rq *rq, struct task_struct *p, int oldprio)
 	switched_to_leap(rq, p);
 }
 
-/* sched_rr_get_interval(): 0 for FIFO (no slice), else rr_interval. */
+/*
+ * sched_rr_get_interval(): 0 for FIFO (no slice), sched_rr_timeslice
+ * for RR (kernel.sched_rr_timeslice_ms), else rr_interval.
+ */
 static unsigned int get_rr_interval_leap(struct rq *rq, struct task_struct *p)
 {
+	lockdep_assert_rq_held(rq);
 	if (p->policy == SCHED_FIFO)
 		return 0;
+	if (p->policy == SCHED_RR)
+		return READ_ONCE(sched_rr_timeslice);
 	return msecs_to_jiffies(leap_rr_ms());
 }
 
@@ -965,6 +1253,7 @@ DEFINE_SCHED_CLASS(leap) = {
 	.enqueue_task		= enqueue_task_leap,
 	.dequeue_task		= dequeue_task_leap,
 	.yield_task		= yield_task_leap,
+	.yield_to_task		= yield_to_task_leap,
 	.wakeup_preempt		= wakeup_preempt_leap,
 	.pick_task		= pick_task_leap,
 	.put_prev_task		= put_prev_task_leap,
@@ -974,6 +1263,7 @@ DEFINE_SCHED_CLASS(leap) = {
 	.rq_offline		= rq_offline_leap,
 	.task_tick		= task_tick_leap,
 	.task_fork		= task_fork_leap,
+	.switched_from		= switched_from_leap,
 	.switched_to		= switched_to_leap,
 	.prio_changed		= prio_changed_leap,
 	.get_rr_interval	= get_rr_interval_leap,
@@ -1016,6 +1306,8 @@ void __init init_leap_rq(struct rq *rq)
 	rq->leap.rt_throttled = false;
 	rq->leap.rt_time = 0;
 	rq->leap.rt_period_start = 0;
+	rq->leap.iso_refractory = false;
+	INIT_LIST_HEAD(&rq->leap.iso_queued);
 }
 
 #ifdef CONFIG_GROUP_SCHED_WEIGHT
@@ -1138,12 +1430,15 @@ struct leap_debug_cpu {
 	int	leap_nr_running;
 	unsigned long util;
 	u64	rt_time;
+	u64	iso_used;
 	bool	rt_throttled;
+	bool	iso_refractory;
 };
 
 /*
  * /sys/kernel/debug/sched/leap: a snapshot taken under the lock, printed
- * after it is dropped.
+ * after it is dropped. Each CPU's ISO window is brought up to date first
+ * (an idle CPU's is otherwise only at the next sweep).
  */
 static int leap_debug_show(struct seq_file *m, void *v)
 {
@@ -1165,11 +1460,21 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	}
 
 	raw_spin_lock_irqsave(&leap_rq_lock, flags);
+	update_rq_clock(this_rq());
+	niffies = leap_clock(this_rq());
+	iso_used = 0;
+	refractory = false;
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		leap_iso_check(rq, niffies);
+		c[cpu].iso_used = leap_iso_used(&rq->leap);
+		c[cpu].iso_refractory = rq->leap.iso_refractory;
+		iso_used += c[cpu].iso_used;
+		refractory |= rq->leap.iso_refractory;
+	}
 	count = skiplist_count(&leap_q.list);
 	level = leap_q.list.level;
-	niffies = leap_q.niffies;
-	iso_used = leap_iso_used();
-	refractory = leap_q.iso_refractory;
 	skiplist_for_each(node, &leap_q.list) {
 		struct task_struct *p = leap_task_of(node);
 
@@ -1203,19 +1508,23 @@ static int leap_debug_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "rr_interval_ms: %u\nniffies: %llu\nentries: %u\ntop_level: %u\n",
 		   leap_rr_ms(), niffies, count, level);
-	/* ISO+RT use over the window, in tenths of a percent of all CPUs. */
+	/*
+	 * ISO+RT use over the window, in tenths of a percent of all CPUs;
+	 * refractory: 1 if any CPU is (each CPU's own in the table).
+	 */
 	seq_printf(m, "iso_cpu: %d\niso_used_permille: %llu\niso_refractory: %d\n",
 		   READ_ONCE(sysctl_leap_iso_cpu),
-		   div64_u64(iso_used * 1000, (u64)LEAP_ISO_BUCKETS *
-			     LEAP_ISO_BUCKET_NS * num_online_cpus()),
+		   div64_u64(iso_used * 1000, LEAP_ISO_WINDOW_NS * num_online_cpus()),
 		   refractory);
-	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled\n");
+	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled iso_permille iso_refractory\n");
 	for_each_online_cpu(cpu)
-		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d\n", cpu,
-			   c[cpu].nr_running, c[cpu].leap_nr_running,
+		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d %12llu %14d\n",
+			   cpu, c[cpu].nr_running, c[cpu].leap_nr_running,
 			   c[cpu].curr, c[cpu].curr_key, c[cpu].sticky,
 			   c[cpu].util, div_u64(c[cpu].rt_time, NSEC_PER_MSEC),
-			   c[cpu].rt_throttled);
+			   c[cpu].rt_throttled,
+			   div64_u64(c[cpu].iso_used * 1000, LEAP_ISO_WINDOW_NS),
+			   c[cpu].iso_refractory);
 	seq_printf(m, "\nfirst %u queued (key order):\n", n);
 	seq_puts(m, "   pid policy prio cpu sticky                  key  deadline-niffies comm\n");
 	for (i = 0; i < n; i++)
@@ -1229,12 +1538,21 @@ static int leap_debug_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(leap_debug);
 
+/*
+ * In debugfs's sched/ (made by SCHED_DEBUG, else here). With debugfs off
+ * (debugfs=off, DEBUG_FS_ALLOW_NONE) the lookup finds nothing and the
+ * creations return errors, which debugfs_create_file() takes as a parent
+ * and ignores: only a dentry the lookup returned is put.
+ */
 static void __init leap_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_lookup("sched", NULL);
 
-	if (!dir)
+	if (IS_ERR_OR_NULL(dir)) {
 		dir = debugfs_create_dir("sched", NULL);
+		debugfs_create_file("leap", 0444, dir, NULL, &leap_debug_fops);
+		return;
+	}
 	debugfs_create_file("leap", 0444, dir, NULL, &leap_debug_fops);
 	dput(dir);
 }

@@ -8,7 +8,7 @@
  *	SCHED_FIFO, SCHED_RR, PI-boosted	p->prio, 0 .. 99
  *	SCHED_ISO, not refractory		100 (LEAP_ISO_KEY)
  *	SCHED_NORMAL, SCHED_BATCH, refractory ISO	virtual deadline
- *	SCHED_IDLE				deadline | LEAP_IDLEPRIO_KEY
+ *	SCHED_IDLE				virtual deadline, idle span
  *
  * where the virtual deadline is
  *
@@ -18,8 +18,12 @@
  * a nice level from 128 at nice -20, so that a nice 0 task's deadline is
  * 6.5 rr_intervals away and a nice 19 task's 40. A deadline is at least
  * one rr_interval (1 ms) ahead of niffies, so far above every realtime
- * key; SCHED_IDLE tasks sort after every other task. niffies counts from
- * boot and stays below 2^60 for 36 years.
+ * key. A SCHED_IDLE task's deadline lies twice the nice 19 span ahead
+ * (leap_idle_span()): it sorts after every task that renewed its deadline
+ * since, so it runs only when nothing else wants the CPU, except for a
+ * short turn once its deadline is the earliest; that turn is what keeps
+ * an IDLE task that holds a lock from hanging the tasks waiting for it.
+ * niffies counts from boot and stays below 2^60 for 36 years.
  *
  * Cost: every helper here is O(1) and does no division but by 128.
  *
@@ -32,6 +36,7 @@
 
 #ifdef CONFIG_SCHED_LEAP
 
+#include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/sched/prio.h>
@@ -57,8 +62,11 @@ struct task_struct;
  */
 #define LEAP_WAKEUP_GRAN_NS	NSEC_PER_MSEC
 
-/* Set in the key of a SCHED_IDLE task: after every other deadline. */
-#define LEAP_IDLEPRIO_KEY	(0xfULL << 60)
+/*
+ * A SCHED_IDLE task picked while other work waits runs this long, not a
+ * whole slice: enough to release a lock or handle a signal.
+ */
+#define LEAP_IDLE_RUN_NS	NSEC_PER_MSEC
 
 /* The key of a SCHED_ISO task that is not refractory: after every RT prio. */
 #define LEAP_ISO_KEY		((u64)MAX_RT_PRIO)
@@ -71,6 +79,7 @@ struct task_struct;
 /* ISO+RT CPU use is summed over LEAP_ISO_BUCKETS buckets: 5 s. */
 #define LEAP_ISO_BUCKETS	10
 #define LEAP_ISO_BUCKET_NS	(500 * NSEC_PER_MSEC)
+#define LEAP_ISO_WINDOW_NS	((u64)LEAP_ISO_BUCKETS * LEAP_ISO_BUCKET_NS)
 
 /**
  * struct leap_rq - LEAP's per-CPU state, in struct rq
@@ -89,6 +98,16 @@ struct task_struct;
  * @picked:	when @curr was picked, niffies
  * @wake_pending: a waking task with an earlier deadline key waits for
  *		@curr's LEAP_WAKEUP_GRAN_NS to pass: reschedule at the tick
+ * @iso_time:	this CPU's ISO and realtime run time, ns, per
+ *		LEAP_ISO_BUCKET_NS bucket of the last LEAP_ISO_BUCKETS
+ * @iso_next:	niffies at which the current bucket ends
+ * @iso_cur:	index of the current bucket
+ * @iso_refractory: this CPU's ISO use went over iso_cpu: the ISO tasks
+ *		accounted to it sort as NORMAL
+ * @iso_queued:	the queued SCHED_ISO tasks accounted to this CPU, for a
+ *		re-key when @iso_refractory changes
+ * @saved_curr:	@curr was put for a change of its parameters, not a
+ *		switch: set_next_task keeps @renewed, @wake_pending, @picked
  */
 struct leap_rq {
 	struct task_struct	*curr;
@@ -101,6 +120,12 @@ struct leap_rq {
 	u64			rt_period_start;
 	u64			picked;
 	bool			wake_pending;
+	bool			iso_refractory;
+	unsigned int		iso_cur;
+	u64			iso_next;
+	u64			iso_time[LEAP_ISO_BUCKETS];
+	struct list_head	iso_queued;
+	bool			saved_curr;
 };
 
 extern const u16 leap_prio_ratios[NICE_WIDTH];
@@ -118,6 +143,21 @@ static inline u64 leap_deadline_span(int prio, unsigned int rr_ms)
 	int i = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
 
 	return (u64)leap_prio_ratios[i] * rr_ms * NSEC_PER_MSEC / 128;
+}
+
+/**
+ * leap_idle_span - how far ahead a SCHED_IDLE task's new deadline lies
+ * @rr_ms:	rr_interval in ms, LEAP_RR_INTERVAL_MIN .. _MAX
+ *
+ * Twice the nice 19 span (480 ms at rr_interval 6): after every deadline
+ * a NORMAL or BATCH task sets meanwhile, so an IDLE task waits about that
+ * long, less a nice 0 span, for a LEAP_IDLE_RUN_NS turn under any load.
+ *
+ * Return: 2 * leap_deadline_span(MAX_PRIO - 1, @rr_ms), in ns.
+ */
+static inline u64 leap_idle_span(unsigned int rr_ms)
+{
+	return 2 * leap_deadline_span(MAX_PRIO - 1, rr_ms);
 }
 
 /**
@@ -147,8 +187,8 @@ static inline u64 leap_run_span(int prio, u64 ns)
  * @deadline:	its virtual deadline
  *
  * Return: @prio for a realtime prio; LEAP_ISO_KEY for SCHED_ISO when
- * @iso_ok; else @deadline (kept above LEAP_ISO_KEY), with the top nibble
- * set for SCHED_IDLE.
+ * @iso_ok; else @deadline, kept above LEAP_ISO_KEY and at most
+ * SKIPLIST_KEY_MAX (SCHED_IDLE differs by its deadline, not its key).
  */
 static inline u64 leap_key(int prio, unsigned int policy, bool iso_ok,
 			   u64 deadline)
@@ -157,16 +197,13 @@ static inline u64 leap_key(int prio, unsigned int policy, bool iso_ok,
 		return max(prio, 0);
 	if (policy == SCHED_ISO && iso_ok)
 		return LEAP_ISO_KEY;
-	deadline = max(deadline & ~LEAP_IDLEPRIO_KEY, LEAP_ISO_KEY + 1);
-	if (policy == SCHED_IDLE)
-		return min_t(u64, deadline | LEAP_IDLEPRIO_KEY, SKIPLIST_KEY_MAX);
-	return deadline;
+	return clamp_t(u64, deadline, LEAP_ISO_KEY + 1, SKIPLIST_KEY_MAX);
 }
 
 /**
  * leap_iso_over - is ISO+RT CPU use at or above the iso_cpu cap?
  * @used:	ns of ISO and RT run time in the last LEAP_ISO_BUCKETS buckets
- * @ncpus:	online CPUs
+ * @ncpus:	the CPUs @used was summed over (LEAP: 1, each CPU's own)
  * @iso_cpu:	the cap, percent of all CPUs, 0 .. 100
  * @pct:	percent of the cap to compare with (100 to turn refractory,
  *		90 to recover)
@@ -179,7 +216,7 @@ static inline u64 leap_key(int prio, unsigned int policy, bool iso_ok,
 static inline bool leap_iso_over(u64 used, unsigned int ncpus,
 				 unsigned int iso_cpu, unsigned int pct)
 {
-	u64 window = (u64)LEAP_ISO_BUCKETS * LEAP_ISO_BUCKET_NS * ncpus;
+	u64 window = LEAP_ISO_WINDOW_NS * ncpus;
 
 	if (iso_cpu >= LEAP_ISO_CPU_MAX)
 		return false;

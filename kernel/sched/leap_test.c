@@ -59,8 +59,9 @@ static void leap_test_no_overflow(struct kunit *test)
 	KUNIT_EXPECT_GE(test, max, one * 1000);
 	KUNIT_EXPECT_LT(test, max, (one + 1) * 1000);
 	KUNIT_EXPECT_EQ(test, max, 2 * leap_deadline_span(MAX_PRIO - 1, 500));
-	/* 18 years of niffies plus the largest span: top nibble still clear. */
-	KUNIT_EXPECT_EQ(test, ((1ULL << 59) + max) & LEAP_IDLEPRIO_KEY, 0ULL);
+	/* 18 years of niffies plus the largest idle span: a valid key. */
+	KUNIT_EXPECT_LT(test, (1ULL << 59) + leap_idle_span(LEAP_RR_INTERVAL_MAX),
+			SKIPLIST_KEY_MAX);
 	/* Out-of-range prio is clamped, not an out-of-bounds read. */
 	KUNIT_EXPECT_EQ(test, leap_deadline_span(MAX_PRIO + 5, 6),
 			leap_deadline_span(MAX_PRIO - 1, 6));
@@ -84,15 +85,25 @@ static void leap_test_run_span(struct kunit *test)
 #define N	NICE_TO_PRIO(0)
 #define KEY(pol, d)	leap_key(N, pol, true, d)
 
-/* BATCH sorts like NORMAL; IDLE after every NORMAL; all keys above 100. */
+/*
+ * BATCH sorts like NORMAL. IDLE, whose deadline lies leap_idle_span()
+ * ahead, sorts after every NORMAL deadline of any nice set at the same
+ * time and up to a nice 19 span later, and before a nice 0 deadline set
+ * an idle span later (its wait is bounded). All keys are above 100.
+ */
 static void leap_test_key_order(struct kunit *test)
 {
 	u64 now = 5 * NSEC_PER_SEC, early = now + 1000, late = now + 40 * NSEC_PER_SEC;
+	u64 idle = now + leap_idle_span(6), n19 = leap_deadline_span(MAX_PRIO - 1, 6);
 
 	KUNIT_EXPECT_EQ(test, KEY(SCHED_BATCH, early), KEY(SCHED_NORMAL, early));
 	KUNIT_EXPECT_LT(test, KEY(SCHED_BATCH, early), KEY(SCHED_NORMAL, late));
-	KUNIT_EXPECT_GT(test, KEY(SCHED_IDLE, early), KEY(SCHED_NORMAL, late));
-	KUNIT_EXPECT_GT(test, KEY(SCHED_IDLE, early), KEY(SCHED_BATCH, late));
+	KUNIT_EXPECT_GT(test, KEY(SCHED_IDLE, idle), KEY(SCHED_NORMAL, now + n19));
+	KUNIT_EXPECT_GT(test, KEY(SCHED_IDLE, idle), KEY(SCHED_NORMAL, now + 2 * n19 - 1));
+	KUNIT_EXPECT_LT(test, KEY(SCHED_IDLE, idle),
+			KEY(SCHED_NORMAL, now + leap_idle_span(6) +
+			    leap_deadline_span(NICE_TO_PRIO(0), 6)));
+	KUNIT_EXPECT_EQ(test, leap_idle_span(6), 2 * 5089ULL * 6 * NSEC_PER_MSEC / 128);
 	KUNIT_EXPECT_LT(test, KEY(SCHED_IDLE, early), KEY(SCHED_IDLE, late));
 	KUNIT_EXPECT_LE(test, KEY(SCHED_IDLE, ~0ULL), SKIPLIST_KEY_MAX);
 	/* A deadline is at least the nice -20 span of 1 ms: above RT/ISO keys. */
@@ -152,8 +163,10 @@ static void leap_test_sticky(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, leap_sticky_key(1000, 6), 1000 + span);
 	KUNIT_EXPECT_EQ(test, leap_sticky_key(SKIPLIST_KEY_MAX - 1, 6), SKIPLIST_KEY_MAX);
-	KUNIT_EXPECT_LT(test, leap_sticky_key(KEY(SCHED_NORMAL, 1000), 6),
-			KEY(SCHED_IDLE, 0));
+	/* A sticky key still sorts before an idle deadline set at once. */
+	KUNIT_EXPECT_LT(test, leap_sticky_key(KEY(SCHED_NORMAL, 1000 +
+						  leap_deadline_span(N, 6)), 6),
+			KEY(SCHED_IDLE, 1000 + leap_idle_span(6)));
 }
 
 static struct kunit_case leap_test_cases[] = {

@@ -19,6 +19,7 @@
 #ifdef CONFIG_SCHED_LEAP
 
 #include <linux/cache.h>
+#include <linux/list.h>
 #include <linux/skiplist.h>
 #include <linux/types.h>
 
@@ -32,6 +33,12 @@
  *		at the next enqueue renews the deadline
  * @on_rq:	the task is runnable and accounted to task_cpu()'s rq
  *		(queued on the list, or running)
+ * @lifted:	a SCHED_IDLE task that others may be waiting for (fatal
+ *		signal, exiting, freezing, in an RCU read-side section, or
+ *		woken from an uninterruptible sleep): it sorts as NORMAL
+ * @woke_held:	woken from an uninterruptible sleep, and neither slept
+ *		nor used up a slice since: it may hold what others wait for
+ * @iso_node:	on task_rq()'s list of queued SCHED_ISO tasks, if one
  */
 struct sched_leap_entity {
 	struct skiplist_node	node ____cacheline_aligned;
@@ -39,6 +46,9 @@ struct sched_leap_entity {
 	s64			time_slice;
 	int			prio;
 	bool			on_rq;
+	bool			lifted;
+	bool			woke_held;
+	struct list_head	iso_node;
 };
 
 /**
@@ -56,6 +66,9 @@ static inline void init_leap_entity(struct sched_leap_entity *le)
 	le->time_slice = 0;
 	le->prio = -1;
 	le->on_rq = false;
+	le->lifted = false;
+	le->woke_held = false;
+	INIT_LIST_HEAD(&le->iso_node);
 }
 
 #endif /* CONFIG_SCHED_LEAP */
