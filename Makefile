@@ -26,8 +26,8 @@ ifeq ($(filter leap stock,$(KERNEL)),)
 $(error KERNEL=$(KERNEL) is not a kernel of this workbench: use KERNEL=leap or KERNEL=stock)
 endif
 
-ifeq ($(FLAVOR),perf)
-IMAGE = $(BUILD)/obj/$(1)-perf/arch/x86/boot/bzImage
+ifneq ($(filter perf user,$(FLAVOR)),)
+IMAGE = $(BUILD)/obj/$(1)-$(FLAVOR)/arch/x86/boot/bzImage
 else
 IMAGE = $(BUILD)/obj/$(1)$(if $(filter 1,$(KASAN)),-kasan)/arch/x86/boot/bzImage
 endif
@@ -43,7 +43,7 @@ help:
 	@echo '  make deps         install the Debian packages needed (apt)'
 	@echo '  make source       pristine 6.12 tree (Debian linux-source-6.12, or KSRC=/path)'
 	@echo '  make tree         build/tree: pristine + new files + patches/series'
-	@echo '  make kernel       LEAP kernel (FLAVOR=debug|perf, KASAN=1)'
+	@echo '  make kernel       LEAP kernel (FLAVOR=debug|perf|user, KASAN=1)'
 	@echo '  make stock        unpatched EEVDF kernel, same source and config'
 	@echo '  make boot         KERNEL=leap|stock CPUS=n MEM=.. TIMEOUT=s CMD="..."'
 	@echo '  make check-quick  after an edit: rebuild, boot 2 CPUs, KUnit + quick suite'
