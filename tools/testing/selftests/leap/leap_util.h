@@ -20,10 +20,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <grp.h>
 
 #ifndef SCHED_ISO
 #define SCHED_ISO		4
@@ -101,6 +103,114 @@ static inline double now_s(clockid_t clk)
 
 	clock_gettime(clk, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A child spinning under @policy (@prio for FIFO/RR) at @nice, pinned to
+ * @cpu (-1: anywhere), as user @uid (-1: as this process). The policy is
+ * set after the uid change, so an unprivileged request is checked as one.
+ * The child dies with its parent.
+ */
+static inline pid_t spin_as(int policy, int prio, int nice, int cpu, int uid)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	/* A failed ASSERT ends the test process: take the spinners along. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(1);
+	if (cpu >= 0 && pin_to(0, cpu))
+		_exit(2);
+	if (nice && setpriority(PRIO_PROCESS, 0, nice))
+		_exit(3);
+	if (uid >= 0 && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+			 setresuid(uid, uid, uid)))
+		_exit(4);
+	if (sched_setscheduler(0, policy, &sp))
+		_exit(5);
+	for (;;)
+		;
+}
+
+/* A child spinning under @policy, pinned to @cpu (-1: anywhere). */
+static inline pid_t spinner(int policy, int prio, int cpu)
+{
+	return spin_as(policy, prio, 0, cpu, -1);
+}
+
+/* SIGKILL @n children and reap them. */
+static inline void stop(pid_t *pids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGKILL);
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			waitpid(pids[i], NULL, 0);
+}
+
+/* CPU time of process @pid so far, in seconds; -1 if it is gone. */
+static inline double cputime(pid_t pid)
+{
+	clockid_t clk;
+	struct timespec ts;
+
+	if (clock_getcpuclockid(pid, &clk) || clock_gettime(clk, &ts))
+		return -1;
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* CPU time each of @n processes gets in @secs of wall time, into @d. */
+static inline void measure(pid_t *pids, int n, double secs, double *d)
+{
+	double t0[128];
+	int i;
+
+	for (i = 0; i < n && i < 128; i++)
+		t0[i] = cputime(pids[i]);
+	usleep(secs * 1e6);
+	for (i = 0; i < n && i < 128; i++)
+		d[i] = cputime(pids[i]) - t0[i];
+}
+
+/* This process at FIFO 50 (@on) or back to SCHED_OTHER, to sample on time. */
+static inline int sampler_rt(int on)
+{
+	struct sched_param sp = { .sched_priority = on ? 50 : 0 };
+
+	return sched_setscheduler(0, on ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+/* An integer sysctl (a /proc/sys path): read it, -1 if absent; write it. */
+static inline int sysctl_read(const char *path)
+{
+	char buf[32] = "";
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = 0;
+	close(fd);
+	return atoi(buf);
+}
+
+static inline int sysctl_write(const char *path, int v)
+{
+	char buf[32];
+	int fd = open(path, O_WRONLY), len, ret;
+
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%d\n", v);
+	ret = write(fd, buf, len) == len ? 0 : -1;
+	close(fd);
+	return ret;
 }
 
 /* What a hog is: where it runs, under which policy, for how long. */

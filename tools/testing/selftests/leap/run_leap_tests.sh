@@ -6,7 +6,7 @@
 #
 # usage: OUTPUT=<dir with the built tests> run_leap_tests.sh [--quick|--long] [group...]
 #
-# Groups: policy behaviour accounting lifecycle stress hotplug mainline leap.
+# Groups: policy behaviour hang accounting lifecycle stress hotplug mainline leap.
 # Build the binaries first, on the host: build-host.sh <kernel tree> <dir>.
 # Prints one TAP stream (every check renumbered, "group: name"), scans
 # dmesg after each group for WARNING, BUG, lockdep reports, RCU stalls,
@@ -19,7 +19,7 @@ case $1 in
 --quick) shift ;;
 --long) mode=long; shift ;;
 esac
-groups=${*:-policy behaviour accounting lifecycle stress hotplug mainline leap}
+groups=${*:-policy behaviour hang accounting lifecycle stress hotplug mainline leap}
 bin=$(cd "${OUTPUT:-$(dirname "$0")}" && pwd)
 cd /tmp || exit 1	# stress-ng and some mainline tests write to the cwd
 cpus=$(nproc)
@@ -108,6 +108,94 @@ rttime_check() {
 		emit fail "policy: RLIMIT_RTTIME sends SIGXCPU to a FIFO busy loop (exit $rc, want 152)"
 }
 group_behaviour() { harness behaviour sched_behaviour; }
+
+# A LEAP kernel: decided from kernel.rr_interval, never from the feature
+# under test.
+is_leap() { [ -e /proc/sys/kernel/rr_interval ]; }
+
+# Does this kernel have debugfs (built in and not turned off at boot)?
+has_debugfs() {
+	! grep -qw 'debugfs=off' /proc/cmdline &&
+		! { [ -r /proc/config.gz ] && ! zcat /proc/config.gz | grep -q '^CONFIG_DEBUG_FS=y'; }
+}
+
+# What must never hang. The SCHED_IDLE kill and lock-holder checks are in
+# sched_behaviour; here, the freezers: a task being frozen has to run to
+# freeze.
+group_hang() {
+	cgroup_freeze_check
+	suspend_freeze_check
+}
+
+# cgroup v2's freezer freezes a group of SCHED_IDLE busy loops within 5 s
+# while nice-0 hogs outside it fill every CPU (on EEVDF at once).
+cgroup_freeze_check() {
+	name="hang: cgroup freezer freezes SCHED_IDLE hogs while nice-0 hogs fill every CPU"
+	fz=/sys/fs/cgroup/leap-freeze
+	rmdir $fz 2>/dev/null
+	if ! mkdir $fz || [ ! -w $fz/cgroup.freeze ]; then
+		emit fail "$name (no cgroup v2 freezer)"
+		return
+	fi
+	start_hogs "$cpus"
+	normal=$hogs
+	i=0
+	while [ $i -lt "$cpus" ]; do
+		sh -c "echo \$\$ >$fz/cgroup.procs && exec chrt -i 0 sh -c 'while :; do :; done'" &
+		normal="$normal $!"
+		i=$((i + 1))
+	done
+	hogs=$normal
+	sleep 0.5
+	echo 1 >$fz/cgroup.freeze
+	i=0
+	while [ $i -lt 50 ] && ! grep -q 'frozen 1' $fz/cgroup.events; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -q 'frozen 1' $fz/cgroup.events && frozen=1 || frozen=0
+	echo 0 >$fz/cgroup.freeze
+	stop_hogs
+	rmdir $fz 2>/dev/null
+	[ $frozen = 1 ] && emit ok "$name ($((i * 100)) ms)" ||
+		emit fail "$name (not frozen after 5 s)"
+}
+
+# Suspend's freezer: it must freeze every task within its 20 s timeout
+# while SCHED_IDLE and nice-0 hogs fill every CPU. pm_test=freezer stops
+# the suspend once everything is frozen and thaws 5 s later. (The nice-0
+# hogs freeze first and free the CPUs, so this does not need the IDLE
+# rule; the cgroup freezer check above does.)
+suspend_freeze_check() {
+	name="hang: suspend's freezer completes with SCHED_IDLE and nice-0 hogs on every CPU"
+	if [ ! -w /sys/power/pm_test ] || ! grep -qw freeze /sys/power/state; then
+		emit fail "$name (no /sys/power/pm_test or s2idle: CONFIG_SUSPEND, CONFIG_PM_DEBUG)"
+		return
+	fi
+	start_hogs "$cpus"
+	normal=$hogs
+	i=0
+	while [ $i -lt "$cpus" ]; do
+		chrt -i 0 sh -c 'while :; do :; done' &
+		normal="$normal $!"
+		i=$((i + 1))
+	done
+	hogs=$normal
+	sleep 0.5
+	echo freezer >/sys/power/pm_test
+	t0=$(date +%s)
+	echo freeze >/sys/power/state 2>/tmp/freeze.err
+	rc=$?
+	t1=$(date +%s)
+	echo none >/sys/power/pm_test
+	stop_hogs
+	if [ $rc = 0 ]; then
+		emit ok "$name ($((t1 - t0)) s)"
+	else
+		emit fail "$name ($(cat /tmp/freeze.err), $((t1 - t0)) s)"
+		dmesg | grep -iE 'freez|refusing' | tail -5 | sed 's/^/    # /'
+	fi
+}
 group_lifecycle() { harness lifecycle sched_lifecycle; }
 
 group_stress() {
@@ -326,14 +414,14 @@ cgroup_cpu_check() {
 }
 
 group_leap() {
-	if [ ! -e /proc/sys/kernel/rr_interval ]; then
+	if ! is_leap; then
 		emit skip "leap: rr_interval/iso_cpu sysctls and debugfs view" "not a LEAP kernel"
 		return
 	fi
 	for f in rr_interval:0 rr_interval:1001 rr_interval:-1 rr_interval:abc iso_cpu:101 iso_cpu:-1 iso_cpu:abc; do
 		s=${f%%:*} v=${f#*:}
 		if [ ! -e /proc/sys/kernel/$s ]; then
-			emit skip "leap: kernel.$s=$v is refused" "no kernel.$s (SCHED_ISO not built yet)"
+			emit fail "leap: kernel.$s=$v is refused (no kernel.$s on a LEAP kernel)"
 			continue
 		fi
 		old=$(cat /proc/sys/kernel/$s)
@@ -351,15 +439,17 @@ group_leap() {
 	echo "$old" >/proc/sys/kernel/rr_interval
 	dmesg | grep -q 'LEAP: global skip-list scheduler active' &&
 		emit ok "leap: boot banner in dmesg" || emit fail "leap: boot banner in dmesg"
-	if grep -q entries /sys/kernel/debug/sched/leap 2>/dev/null; then
+	if ! has_debugfs; then
+		# debugfs=off or CONFIG_DEBUG_FS=n: LEAP booted and schedules
+		# (every check above); its view must simply be absent.
+		[ ! -e /sys/kernel/debug/sched/leap ] &&
+			emit ok "leap: no debugfs view without debugfs, and no oops" ||
+			emit fail "leap: no debugfs view without debugfs, and no oops"
+	elif grep -q entries /sys/kernel/debug/sched/leap 2>/dev/null; then
 		emit ok "leap: debugfs sched/leap shows the queue"
 		leap_util_check
 	else
 		emit fail "leap: debugfs sched/leap shows the queue"
-	fi
-	if [ ! -e /proc/sys/kernel/iso_cpu ]; then
-		emit skip "leap: schedtool -I, ISO and realtime in one key" "no SCHED_ISO"
-		return
 	fi
 	# schedtool -I, unprivileged: the command runs as SCHED_ISO (policy 4,
 	# field 41 of /proc/self/stat).
@@ -367,14 +457,19 @@ group_leap() {
 		schedtool -I -e awk '{ print $41 }' /proc/self/stat 2>&1)
 	[ "$pol" = 4 ] && emit ok "leap: schedtool -I runs a command as SCHED_ISO, unprivileged" ||
 		emit fail "leap: schedtool -I runs a command as SCHED_ISO, unprivileged (got '$pol')"
-	harness leap sched_leap
+	# Its checks read the debugfs view (ISO use, refractory state).
+	has_debugfs && harness leap sched_leap
 }
 
-# CPU 0's utilization signal (what schedutil reads), from the debugfs
+# SMT topology (a guest booted with threads=2): the idle-core choice.
+group_smt() { harness smt sched_leap -t smt_idle_core_first; }
+
+# CPU $1's utilization signal (what schedutil reads), from the debugfs
 # view on stdin.
-cpu0_util() {
-	awk '/^cpu nr_running/ { t = 1; next } t && $1 == 0 { print $7; exit }'
+cpu_util() {
+	awk -v c="$1" '/^cpu nr_running/ { t = 1; next } t && $1 == c { print $7; exit }'
 }
+cpu0_util() { cpu_util 0; }
 
 # cpufreq sees LEAP's load: CPU 0's util rises near 1024 under a hog
 # pinned there, and decays once only a task that mostly sleeps runs there.
@@ -397,6 +492,35 @@ leap_util_check() {
 	[ -n "$quiet" ] && [ "$quiet" -le $((busy / 2)) ] &&
 		emit ok "leap: CPU 0 util decays when it mostly sleeps ($busy -> $quiet)" ||
 		emit fail "leap: CPU 0 util decays when it mostly sleeps ($busy -> ${quiet:-none}, want <= half)"
+	idle_util_check
+}
+
+# An idle CPU's utilization decays although nothing runs there: with
+# schedutil's shared policies the highest CPU sets the frequency, so a
+# stale value would hold it up. A hog pinned to the last CPU for 2 s;
+# then 1 s with nothing there while another hog keeps CPU 0 busy (as a
+# loaded machine would; this shell reads from CPU 0).
+idle_util_check() {
+	last=$((cpus - 1))
+	if [ "$cpus" -lt 2 ]; then
+		emit skip "leap: an idle CPU's util decays" "needs a second CPU that can stay idle"
+		return
+	fi
+	taskset -c $last sh -c 'while :; do :; done' &
+	hog=$!
+	sleep 2
+	busy=$(taskset -c 0 cat /sys/kernel/debug/sched/leap | cpu_util $last)
+	taskset -c 0 sh -c 'while :; do :; done' &
+	hog0=$!
+	kill $hog
+	wait $hog 2>/dev/null
+	sleep 1
+	idle=$(taskset -c 0 cat /sys/kernel/debug/sched/leap | cpu_util $last)
+	kill $hog0
+	wait $hog0 2>/dev/null
+	[ "${busy:-0}" -ge 700 ] && [ -n "$idle" ] && [ "$idle" -le 100 ] &&
+		emit ok "leap: CPU $last util decays while it idles ($busy -> $idle)" ||
+		emit fail "leap: CPU $last util decays while it idles (${busy:-none} -> ${idle:-none}, want >= 700, then <= 100)"
 }
 
 echo "# LEAP selftests: $(uname -r), $cpus CPUs, $mode, scheduler:" \

@@ -11,12 +11,17 @@
  *  - a higher nice value gets less CPU, monotonically;
  *  - SCHED_IDLE gets almost nothing next to a normal hog;
  *  - a pinned task never runs outside its CPU set, and an affinity change
- *    takes effect;
- *  - N hogs on N CPUs each get about a CPU;
+ *    takes effect; a queued FIFO task keeps its place across one;
+ *  - N hogs on N CPUs each get about a CPU, N + 1 hogs about N / (N + 1);
+ *  - SCHED_IDLE never hangs others: killed while nice-0 hogs fill every
+ *    CPU, an IDLE busy loop exits within a second, and an IDLE task
+ *    holding a flock() a nice-0 task waits for gets to release it;
  *  - a waking task on an idle machine runs promptly.
  */
 #include "leap_util.h"
 #include "../kselftest_harness.h"
+
+#include <sys/file.h>
 
 #define SPIN	1.0	/* seconds each hog spins for */
 
@@ -195,6 +200,223 @@ TEST(n_hogs_on_n_cpus)
 	TH_LOG("%d hogs on %d CPUs: %.2f .. %.2f of a CPU each", n, n, min, max);
 	/* Each gets about a CPU: none is left far behind the best. */
 	EXPECT_GT(min, 0.6 * max);
+}
+
+/*
+ * N + 1 hogs on N CPUs, none pinned: each gets about N / (N + 1) of a
+ * CPU over its window. One hog keeping a CPU to itself (a tick that
+ * stopped on a nohz_full CPU, a task nobody preempts) gets 1 and leaves
+ * the others N - 1 CPUs between N of them.
+ */
+TEST(n_plus_one_hogs_on_n_cpus)
+{
+	int n = online_cpus(), i;
+	struct hog h[64];
+	double share, min = 1e9, max = 0;
+
+	if (n > 63)
+		n = 63;
+	for (i = 0; i <= n; i++) {
+		h[i] = normal_hog(-1, 0);
+		h[i].seconds = 2 * SPIN;
+	}
+	ASSERT_EQ(0, hogs_run(h, n + 1));
+	for (i = 0; i <= n; i++) {
+		ASSERT_GT(h[i].window, 0);
+		share = h[i].cpu_time / h[i].window;
+		if (share < min)
+			min = share;
+		if (share > max)
+			max = share;
+	}
+	TH_LOG("%d hogs on %d CPUs: %.2f .. %.2f of a CPU each (fair: %.2f)",
+	       n + 1, n, min, max, n / (n + 1.0));
+	/* One hog with a CPU to itself: min / max = 0.5 (N = 2). */
+	EXPECT_GT(min, 0.6 * max);
+}
+
+/* Wait up to 2 s for @pid to run under @policy; 0 once it does. */
+static int wait_policy(pid_t pid, int policy)
+{
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (sched_getscheduler(pid) == policy)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/*
+ * A SCHED_IDLE busy loop sent SIGKILL while nice-0 hogs fill every CPU
+ * is reaped within a second: a task with a fatal signal pending must get
+ * a CPU to exit (on EEVDF it exits at once).
+ */
+TEST(idle_killed_exits)
+{
+	int n = online_cpus(), i, status;
+	pid_t pids[65], idle, r;
+	double t0, t;
+
+	if (n > 64)
+		n = 64;
+	for (i = 0; i < n; i++)
+		pids[i] = spinner(SCHED_OTHER, 0, -1);
+	idle = spinner(SCHED_IDLE, 0, -1);
+	pids[n] = idle;
+	ASSERT_EQ(0, wait_policy(idle, SCHED_IDLE));
+	usleep(300000);
+	ASSERT_EQ(0, sampler_rt(1));
+	t0 = now_s(CLOCK_MONOTONIC);
+	kill(idle, SIGKILL);
+	do {
+		r = waitpid(idle, &status, WNOHANG);
+		t = now_s(CLOCK_MONOTONIC) - t0;
+		if (!r)
+			usleep(5000);
+	} while (!r && t < 5);
+	sampler_rt(0);
+	if (r == idle)
+		pids[n] = 0;
+	stop(pids, n + 1);
+	TH_LOG("SCHED_IDLE loop reaped %.3f s after SIGKILL under %d hogs%s",
+	       t, n, r == idle ? "" : " (not within 5 s)");
+	EXPECT_EQ(idle, r);
+	EXPECT_LT(t, 1.0);
+}
+
+static void on_alarm(int sig)
+{
+}
+
+/*
+ * A SCHED_IDLE task holds a flock() that a nice-0 task (this one) waits
+ * for, and needs 5 ms of CPU to release it, while nice-0 hogs fill every
+ * CPU: the waiter gets the lock within 10 s (on EEVDF, IDLE's weight 3
+ * gives 5 ms in about 2 s).
+ */
+TEST(idle_lock_holder_runs)
+{
+	char path[] = "/tmp/leap-flock-XXXXXX", c;
+	struct sigaction sa = { .sa_handler = on_alarm };
+	int n = online_cpus(), i, fd, held[2], go[2], r;
+	pid_t pids[65], holder;
+	double t0, t;
+
+	if (n > 64)
+		n = 64;
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, pipe(held));
+	ASSERT_EQ(0, pipe(go));
+	holder = fork();
+	ASSERT_LE(0, holder);
+	if (holder == 0) {
+		struct sched_param sp = { 0 };
+		int lfd = open(path, O_RDWR);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (lfd < 0 || flock(lfd, LOCK_EX) ||
+		    sched_setscheduler(0, SCHED_IDLE, &sp))
+			_exit(1);
+		if (write(held[1], "h", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(2);
+		t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+		while (now_s(CLOCK_THREAD_CPUTIME_ID) - t0 < 0.005)
+			;
+		flock(lfd, LOCK_UN);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(held[0], &c, 1));
+	for (i = 0; i < n; i++)
+		pids[i] = spinner(SCHED_OTHER, 0, -1);
+	pids[n] = holder;
+	usleep(300000);
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	t0 = now_s(CLOCK_MONOTONIC);
+	alarm(10);
+	r = flock(fd, LOCK_EX);
+	alarm(0);
+	t = now_s(CLOCK_MONOTONIC) - t0;
+	stop(pids, n + 1);
+	close(fd);
+	unlink(path);
+	TH_LOG("flock() held by a SCHED_IDLE task under %d hogs: %s after %.3f s",
+	       n, r ? "not released" : "released", t);
+	EXPECT_EQ(0, r);
+}
+
+/* A child pinned to @cpu that wakes every 20 ms and spins 2 ms, at FIFO @prio. */
+static pid_t ticker(int cpu, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	struct timespec ts = { 0, 20000000 };
+	pid_t pid = fork();
+	double t0;
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pin_to(0, cpu) || sched_setscheduler(0, SCHED_FIFO, &sp))
+		_exit(1);
+	for (;;) {
+		nanosleep(&ts, NULL);
+		t0 = now_s(CLOCK_MONOTONIC);
+		while (now_s(CLOCK_MONOTONIC) - t0 < 0.002)
+			;
+	}
+}
+
+/*
+ * A FIFO task preempted by a higher priority keeps its place at the head
+ * of its priority across a change that does not move it (an affinity
+ * change), as POSIX and mainline's rt class keep it. A runs on the first
+ * CPU and B, of the same priority, waits behind it; a FIFO ticker above
+ * them preempts A every 20 ms for 2 ms, while this process flips A's
+ * affinity between the first CPU and both every 3 ms (the second CPU is
+ * held by a FIFO hog above them). B must (almost) never run.
+ */
+TEST(fifo_place_kept_across_affinity_change)
+{
+	struct sched_param lo = { .sched_priority = 10 };
+	cpu_set_t one, both;
+	pid_t pids[4];
+	double a0, b0, a, b, end;
+	int c0 = nth_cpu(0), c1 = nth_cpu(1), i = 0;
+
+	if (online_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	CPU_ZERO(&one);
+	CPU_SET(c0, &one);
+	both = one;
+	CPU_SET(c1, &both);
+	pids[0] = spinner(SCHED_OTHER, 0, c0);
+	pids[1] = spinner(SCHED_OTHER, 0, c0);
+	pids[2] = spinner(SCHED_FIFO, 30, c1);
+	ASSERT_EQ(0, pin_to(0, c1));
+	ASSERT_EQ(0, sampler_rt(1));
+	usleep(100000);
+	ASSERT_EQ(0, sched_setscheduler(pids[0], SCHED_FIFO, &lo));
+	ASSERT_EQ(0, sched_setscheduler(pids[1], SCHED_FIFO, &lo));
+	pids[3] = ticker(c0, 20);
+	usleep(100000);
+	a0 = cputime(pids[0]);
+	b0 = cputime(pids[1]);
+	end = now_s(CLOCK_MONOTONIC) + 2;
+	while (now_s(CLOCK_MONOTONIC) < end) {
+		sched_setaffinity(pids[0], sizeof(one), i++ & 1 ? &one : &both);
+		usleep(3000);
+	}
+	a = cputime(pids[0]) - a0;
+	b = cputime(pids[1]) - b0;
+	stop(pids, 4);
+	sampler_rt(0);
+	TH_LOG("head FIFO task %.3f s, the one behind it %.3f s, %d affinity flips",
+	       a, b, i);
+	EXPECT_GT(a, 0.5);
+	EXPECT_LT(b, 0.05 * a);
 }
 
 TEST(wakeup_prompt)

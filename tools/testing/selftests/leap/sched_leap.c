@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LEAP-only behaviour: every policy in one key. Skipped, with the reason,
- * on a kernel without LEAP (no kernel.iso_cpu).
+ * on a kernel without LEAP (no kernel.rr_interval); on LEAP, a missing
+ * kernel.iso_cpu or debugfs view fails.
  *
  *  - SCHED_ISO: the iso_cpu cap holds under an ISO hog on every CPU (the
  *    normal hog beside each still gets about 100 - iso_cpu percent), ISO
@@ -10,10 +11,15 @@
  *  - global realtime order: with N CPUs and N + 1 FIFO hogs, the lowest
  *    priority one gets (almost) nothing, wherever it was started;
  *  - realtime throttling honours sched_rt_runtime_us: a FIFO hog leaves a
- *    normal task some CPU by default, none with -1; so does an ISO hog
- *    that stays under the iso_cpu cap;
- *  - sched_rr_get_interval() reports LEAP's slice: rr_interval for RR and
- *    ISO, 0 for FIFO.
+ *    normal task some CPU by default, none with -1;
+ *  - the iso_cpu cap holds per CPU, for unprivileged ISO hogs pinned to
+ *    one CPU, whatever sched_rt_runtime_us is, without spending that
+ *    CPU's realtime runtime; ISO use on other CPUs does not make an ISO
+ *    task refractory;
+ *  - SMT: a waking task prefers a fully idle core to an idle sibling of
+ *    a busy CPU;
+ *  - sched_rr_get_interval() reports the slice: sched_rr_timeslice_ms for
+ *    RR, rr_interval for ISO, 0 for FIFO.
  *
  * Spinners are measured with each other's CPU clocks
  * (clock_getcpuclockid()), while this process, at a realtime priority
@@ -22,73 +28,7 @@
 #include "leap_util.h"
 #include "../kselftest_harness.h"
 
-#include <sys/prctl.h>
-
 #define DEBUGFS_LEAP	"/sys/kernel/debug/sched/leap"
-
-/* A child spinning under @policy, pinned to @cpu (-1: anywhere). */
-static pid_t spinner(int policy, int prio, int cpu)
-{
-	struct sched_param sp = { .sched_priority = prio };
-	pid_t pid = fork();
-
-	if (pid)
-		return pid;
-	/* A failed ASSERT ends the test process: take the spinners along. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() == 1)
-		_exit(1);
-	if (cpu >= 0 && pin_to(0, cpu))
-		_exit(2);
-	if (sched_setscheduler(0, policy, &sp))
-		_exit(3);
-	for (;;)
-		;
-}
-
-static void stop(pid_t *pids, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (pids[i] > 0)
-			kill(pids[i], SIGKILL);
-	for (i = 0; i < n; i++)
-		if (pids[i] > 0)
-			waitpid(pids[i], NULL, 0);
-}
-
-/* CPU time of process @pid so far, in seconds; -1 if it is gone. */
-static double cputime(pid_t pid)
-{
-	clockid_t clk;
-	struct timespec ts;
-
-	if (clock_getcpuclockid(pid, &clk) || clock_gettime(clk, &ts))
-		return -1;
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* CPU time each of @n processes gets in @secs of wall time, into @d. */
-static void measure(pid_t *pids, int n, double secs, double *d)
-{
-	double t0[64];
-	int i;
-
-	for (i = 0; i < n; i++)
-		t0[i] = cputime(pids[i]);
-	usleep(secs * 1e6);
-	for (i = 0; i < n; i++)
-		d[i] = cputime(pids[i]) - t0[i];
-}
-
-/* This process above the spinners, so that it samples on time. */
-static int sampler_rt(int on)
-{
-	struct sched_param sp = { .sched_priority = on ? 50 : 0 };
-
-	return sched_setscheduler(0, on ? SCHED_FIFO : SCHED_OTHER, &sp);
-}
 
 /* A "name: value" line of LEAP's debugfs view; -1 if absent. */
 static long leap_debug(const char *name)
@@ -112,32 +52,6 @@ static long leap_debug(const char *name)
 			return atol(p + len + 1);
 	}
 	return -1;
-}
-
-static int sysctl_read(const char *path)
-{
-	char buf[32] = "";
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = 0;
-	close(fd);
-	return atoi(buf);
-}
-
-static int sysctl_write(const char *path, int v)
-{
-	char buf[32];
-	int fd = open(path, O_WRONLY), len, ret;
-
-	if (fd < 0)
-		return -1;
-	len = snprintf(buf, sizeof(buf), "%d\n", v);
-	ret = write(fd, buf, len) == len ? 0 : -1;
-	close(fd);
-	return ret;
 }
 
 /* Wait up to @secs for ISO to be (@want 1) or not be (0) refractory. */
@@ -176,11 +90,17 @@ FIXTURE(leap) {};
 FIXTURE_SETUP(leap) {}
 FIXTURE_TEARDOWN(leap) {}
 
+/*
+ * Only a kernel without LEAP (no kernel.rr_interval) skips. On LEAP, a
+ * missing kernel.iso_cpu or an unreadable debugfs view is a failure.
+ */
 #define NEED_LEAP() do {						\
-	if (access("/proc/sys/kernel/iso_cpu", F_OK))			\
-		SKIP(return, "not a LEAP kernel with SCHED_ISO");	\
-	if (leap_debug("iso_refractory") < 0)				\
-		SKIP(return, "no " DEBUGFS_LEAP " (debugfs)");		\
+	if (!leap_kernel())						\
+		SKIP(return, "not a LEAP kernel");			\
+	ASSERT_EQ(0, access("/proc/sys/kernel/iso_cpu", F_OK))		\
+		TH_LOG("LEAP kernel without kernel.iso_cpu");		\
+	ASSERT_LE(0, leap_debug("iso_refractory"))			\
+		TH_LOG("no iso_refractory in " DEBUGFS_LEAP);		\
 } while (0)
 
 /*
@@ -326,38 +246,240 @@ TEST_F_TIMEOUT(leap, rt_throttling, 90)
 	EXPECT_LT(s_off, 0.01);
 }
 
+#define NOBODY		65534
+#define NOBODY2		65533
+
+/* Lateness of a periodic FIFO task, reported by its child. */
+struct prober {
+	pid_t pid;
+	int fd;
+};
+
 /*
- * A SCHED_ISO hog (a policy any user may take) on one of N >= 2 CPUs
- * stays under the iso_cpu cap (1/N of all CPUs), so it never turns
- * refractory; its CPU's sched_rt_runtime_us still leaves a normal task
- * there some time, as it does beside a FIFO hog. Otherwise that CPU's
- * kworkers would never run.
+ * A FIFO 60 task pinned to @cpu wakes every 5 ms for @secs and writes
+ * the largest lateness it saw, in seconds, to a pipe.
  */
-TEST_F_TIMEOUT(leap, iso_leaves_its_cpu_time, 90)
+static int prober_start(struct prober *pr, int cpu, double secs)
 {
-	int n = online_cpus(), iso_cpu;
-	double d[2], s;
+	int fds[2];
+
+	if (pipe(fds))
+		return -1;
+	pr->pid = fork();
+	if (pr->pid < 0)
+		return -1;
+	if (pr->pid == 0) {
+		struct sched_param sp = { .sched_priority = 60 };
+		struct timespec next, now;
+		double worst = 0, late, end;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pin_to(0, cpu) || sched_setscheduler(0, SCHED_FIFO, &sp))
+			_exit(1);
+		clock_gettime(CLOCK_MONOTONIC, &next);
+		end = next.tv_sec + next.tv_nsec / 1e9 + secs;
+		do {
+			next.tv_nsec += 5000000;
+			if (next.tv_nsec >= 1000000000) {
+				next.tv_nsec -= 1000000000;
+				next.tv_sec++;
+			}
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			late = (now.tv_sec - next.tv_sec) +
+			       (now.tv_nsec - next.tv_nsec) / 1e9;
+			if (late > worst)
+				worst = late;
+			/* Far behind: do not make up for the missed periods. */
+			if (late > 0.005)
+				next = now;
+		} while (now.tv_sec + now.tv_nsec / 1e9 < end);
+		if (write(fds[1], &worst, sizeof(worst)) != sizeof(worst))
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	pr->fd = fds[0];
+	return 0;
+}
+
+static double prober_finish(struct prober *pr)
+{
+	double worst = -1;
+
+	if (read(pr->fd, &worst, sizeof(worst)) != sizeof(worst))
+		worst = -1;
+	close(pr->fd);
+	waitpid(pr->pid, NULL, 0);
+	return worst;
+}
+
+/*
+ * Two unprivileged SCHED_ISO hogs pinned to one CPU (any user may pin
+ * them to fewer CPUs than iso_cpu percent of all) are capped on that
+ * CPU: a root nice-0 hog there gets at least 100 - iso_cpu percent
+ * (less 10 points), whatever sched_rt_runtime_us is (here 50%, then -1).
+ * ISO time is not charged to the CPU's realtime runtime: a root FIFO
+ * task there, woken every 5 ms, is never held back by throttling.
+ */
+TEST_F_TIMEOUT(leap, iso_capped_per_cpu, 90)
+{
+	const char *rt = "/proc/sys/kernel/sched_rt_runtime_us";
+	int cpu = nth_cpu(online_cpus() - 1), iso_cpu, old;
+	double d[3], s_half, s_off, want, late;
+	struct prober pr;
+	pid_t pids[3];
 
 	NEED_LEAP();
 	iso_cpu = sysctl_read("/proc/sys/kernel/iso_cpu");
-	if (n < 2 || n * iso_cpu <= 110)
-		SKIP(return, "needs one CPU under the iso_cpu cap (%d CPUs, %d%%)",
-		     n, iso_cpu);
-	if (sysctl_read("/proc/sys/kernel/sched_rt_runtime_us") < 0)
-		SKIP(return, "realtime throttling is off");
+	old = sysctl_read(rt);
+	want = (100 - iso_cpu) / 100.0 - 0.10;
 	ASSERT_EQ(0, wait_quiet(50, 10)) TH_LOG("ISO/RT use high before the test");
-	EXPECT_EQ(0, iso_beside_normal(3.5, d)) TH_LOG("turned refractory");
-	ASSERT_GT(d[0] + d[1], 0);
-	s = d[1] / (d[0] + d[1]);
-	TH_LOG("normal beside an ISO hog on 1 of %d CPUs: %.1f%%", n, 100 * s);
-	EXPECT_GT(s, 0.015);
-	EXPECT_LT(s, 0.25);
+	ASSERT_EQ(0, sysctl_write(rt, 500000));
+	pids[0] = spin_as(SCHED_ISO, 0, 0, cpu, NOBODY);
+	pids[1] = spin_as(SCHED_ISO, 0, 0, cpu, NOBODY);
+	pids[2] = spinner(SCHED_OTHER, 0, cpu);
+	ASSERT_EQ(0, sampler_rt(1));
+	ASSERT_EQ(0, prober_start(&pr, cpu, 10));
+	/* The cap is over a 5 s window: from then on it holds. */
+	usleep(6000000);
+	measure(pids, 3, 4, d);
+	late = prober_finish(&pr);
+	s_half = d[2] / (d[0] + d[1] + d[2] + 1e-9);
+	ASSERT_EQ(0, sysctl_write(rt, -1));
+	measure(pids, 3, 4, d);
+	s_off = d[2] / (d[0] + d[1] + d[2] + 1e-9);
+	sysctl_write(rt, old);
+	stop(pids, 3);
+	sampler_rt(0);
+	TH_LOG("CPU %d, iso_cpu %d: nice-0 beside 2 ISO hogs %.1f%% (rt runtime 50%%), %.1f%% (-1); FIFO latest %.1f ms",
+	       cpu, iso_cpu, 100 * s_half, 100 * s_off, 1e3 * late);
+	EXPECT_GT(s_half, want);
+	EXPECT_GT(s_off, want);
+	EXPECT_GE(late, 0);
+	EXPECT_LT(late, 0.1);
 }
 
-/* The slice sched_rr_get_interval() reports is LEAP's. */
+/*
+ * One user's ISO hogs pinned to every CPU but the first leave ISO to
+ * another user's ISO hog on the first: it still runs ahead of a root
+ * nice-0 hog there, up to that CPU's iso_cpu cap (about 63-70%), rather
+ * than turning refractory for use elsewhere (50%).
+ */
+TEST_F_TIMEOUT(leap, iso_other_cpus_do_not_count, 90)
+{
+	int n = online_cpus(), i, k = 0;
+	pid_t pids[66];
+	double d[2], s;
+
+	NEED_LEAP();
+	if (n < 2)
+		SKIP(return, "needs 2 CPUs");
+	if (n > 64)
+		n = 64;
+	ASSERT_EQ(0, wait_quiet(50, 10)) TH_LOG("ISO/RT use high before the test");
+	pids[k++] = spin_as(SCHED_ISO, 0, 0, nth_cpu(0), NOBODY2);
+	pids[k++] = spinner(SCHED_OTHER, 0, nth_cpu(0));
+	for (i = 1; i < n; i++)
+		pids[k++] = spin_as(SCHED_ISO, 0, 0, nth_cpu(i), NOBODY);
+	ASSERT_EQ(0, sampler_rt(1));
+	usleep(6000000);
+	measure(pids, 2, 4, d);
+	stop(pids, k);
+	sampler_rt(0);
+	s = d[0] / (d[0] + d[1] + 1e-9);
+	TH_LOG("user 2's ISO hog beside a nice-0 hog on CPU %d, user 1's ISO on %d other CPUs: %.1f%%",
+	       nth_cpu(0), n - 1, 100 * s);
+	EXPECT_GT(s, 0.58);
+}
+
+/* The CPUs in a sysfs CPU list ("0-1", "0,2"), into @set; how many. */
+static int cpu_list(const char *path, cpu_set_t *set)
+{
+	char buf[256], *p;
+	FILE *f = fopen(path, "r");
+	int a, b;
+
+	CPU_ZERO(set);
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	for (p = strtok(buf, ",\n"); p; p = strtok(NULL, ",\n")) {
+		if (sscanf(p, "%d-%d", &a, &b) != 2)
+			b = a = atoi(p);
+		for (; a <= b && a < CPU_SETSIZE; a++)
+			CPU_SET(a, set);
+	}
+	return CPU_COUNT(set);
+}
+
+/*
+ * SMT: a task waking on an idle SMT sibling of a busy CPU moves to a
+ * fully idle core when there is one (as MuQSS does): two threads of one
+ * core share its execution units. Needs a guest with threads=2 and a
+ * second core; LEAP_EXPECT_SMT=1 makes a guest without them a failure.
+ */
+TEST_F_TIMEOUT(leap, smt_idle_core_first, 60)
+{
+	int cpus = online_cpus(), sib = -1, i, status, apart;
+	cpu_set_t core, all;
+	pid_t hog, child;
+	int fds[2];
+
+	NEED_LEAP();
+	if (cpu_list("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
+		     &core) < 2 || cpus < 4) {
+		if (getenv("LEAP_EXPECT_SMT"))
+			ASSERT_TRUE(0) TH_LOG("no SMT sibling of CPU 0, or no second core");
+		SKIP(return, "no SMT siblings (boot with threads=2 and 2 cores)");
+	}
+	for (i = 1; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &core)) {
+			sib = i;
+			break;
+		}
+	ASSERT_LT(0, sib);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	hog = spinner(SCHED_OTHER, 0, 0);
+	ASSERT_EQ(0, pipe(fds));
+	usleep(200000);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		int off = 0;
+
+		if (pin_to(0, sib))
+			_exit(1);
+		usleep(10000);
+		if (sched_setaffinity(0, sizeof(all), &all))
+			_exit(2);
+		for (i = 0; i < 40; i++) {
+			usleep(5000);
+			if (!CPU_ISSET(sched_getcpu(), &core))
+				off++;
+		}
+		if (write(fds[1], &off, sizeof(off)) != sizeof(off))
+			_exit(3);
+		_exit(0);
+	}
+	ASSERT_EQ(sizeof(apart), read(fds[0], &apart, sizeof(apart)));
+	waitpid(child, &status, 0);
+	stop(&hog, 1);
+	TH_LOG("hog on CPU 0, a task woken on its sibling %d: %d of 40 wakeups on another core",
+	       sib, apart);
+	EXPECT_GE(apart, 30);
+}
+
+/*
+ * The slice sched_rr_get_interval() reports: kernel.sched_rr_timeslice_ms
+ * for RR (mainline's knob), LEAP's rr_interval for ISO, 0 for FIFO.
+ */
 TEST_F_TIMEOUT(leap, rr_interval_reported, 90)
 {
 	int rr = sysctl_read("/proc/sys/kernel/rr_interval");
+	int rrts = sysctl_read("/proc/sys/kernel/sched_rr_timeslice_ms");
 	struct sched_param sp = { .sched_priority = 5 };
 	struct timespec ts;
 	double want = rr / 1e3;
@@ -365,8 +487,8 @@ TEST_F_TIMEOUT(leap, rr_interval_reported, 90)
 	NEED_LEAP();
 	ASSERT_EQ(0, sched_setscheduler(0, SCHED_RR, &sp));
 	ASSERT_EQ(0, sched_rr_get_interval(0, &ts));
-	/* Reported in jiffies: within one tick (at most 10 ms) of rr_interval. */
-	EXPECT_LT(abs((int)((ts.tv_sec + ts.tv_nsec / 1e9 - want) * 1e6)), 10000);
+	/* Reported in jiffies: within one tick (at most 10 ms). */
+	EXPECT_LT(abs((int)((ts.tv_sec + ts.tv_nsec / 1e9 - rrts / 1e3) * 1e6)), 10000);
 	ASSERT_EQ(0, sched_setscheduler(0, SCHED_FIFO, &sp));
 	ASSERT_EQ(0, sched_rr_get_interval(0, &ts));
 	EXPECT_EQ(0, ts.tv_sec);

@@ -124,6 +124,32 @@ TEST(rr_get_interval)
 	EXPECT_EQ(EINVAL, errno);
 }
 
+/*
+ * kernel.sched_rr_timeslice_ms governs the SCHED_RR slice, and
+ * sched_rr_get_interval() reports it: write 50, read 50 ms (within the
+ * jiffy it is rounded up to), as on mainline.
+ */
+TEST(rr_timeslice_sysctl)
+{
+	const char *path = "/proc/sys/kernel/sched_rr_timeslice_ms";
+	struct sched_param sp = { .sched_priority = 5 };
+	int old = sysctl_read(path);
+	struct timespec ts;
+	double got;
+
+	ASSERT_LT(0, old) TH_LOG("no %s", path);
+	ASSERT_EQ(0, sysctl_write(path, 50));
+	EXPECT_EQ(50, sysctl_read(path));
+	ASSERT_EQ(0, sched_setscheduler(0, SCHED_RR, &sp));
+	ASSERT_EQ(0, sched_rr_get_interval(0, &ts));
+	got = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+	reset_normal();
+	ASSERT_EQ(0, sysctl_write(path, old));
+	TH_LOG("sched_rr_timeslice_ms 50: sched_rr_get_interval() %.1f ms", got);
+	EXPECT_GE(got, 50);
+	EXPECT_LE(got, 54);
+}
+
 TEST(nice_and_setpriority)
 {
 	ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, 3));
