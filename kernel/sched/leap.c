@@ -128,6 +128,9 @@ static int sysctl_leap_iso_cpu = LEAP_ISO_CPU_DEF;
  * @niffies:	LEAP's clock: the latest rq clock seen, ns, monotonic
  * @rand:	state for the skip list's level choice
  * @swept:	niffies of the last leap_sweep_idle()
+ * @saved:	the list a task was on when a change kept it queued
+ *		(dequeue_task_leap() with DEQUEUE_SAVE): its restore may need
+ *		another list if its affinity changed
  * @moving:	leap_move() is moving a queued task's accounting: its
  *		enqueue needs no CPU found for it
  */
@@ -136,6 +139,7 @@ static struct leap_queue {
 	u64		niffies;
 	u64		rand;
 	u64		swept;
+	struct skiplist	*saved;
 	bool		moving;
 } leap_q;
 
@@ -294,42 +298,80 @@ static void leap_nohz_full_update(void)
 #endif
 }
 
+/*
+ * The list @p queues on: the global one, or, when it may run on one CPU
+ * only (pinned, or migration disabled), that CPU's own, so that no other
+ * CPU's pick ever walks past it. A queued task's affinity changes only
+ * inside a dequeue/enqueue (or a save/restore, see leap_q.saved), so it
+ * is on this list for as long as it is queued.
+ */
+static struct skiplist *leap_list_of(struct task_struct *p)
+{
+	if (p->nr_cpus_allowed == 1)
+		return &cpu_rq(cpumask_first(p->cpus_ptr))->leap.pinned;
+	return &leap_q.list;
+}
+
+/*
+ * @sl gained its first task or lost its last: the tick-stop decision
+ * changes for every nohz_full CPU (the global list) or for the one CPU
+ * whose pinned list it is.
+ */
+static void leap_list_changed(struct skiplist *sl)
+{
+	struct leap_rq *lr;
+
+	if (sl == &leap_q.list) {
+		leap_nohz_full_update();
+		return;
+	}
+	lr = container_of(sl, struct leap_rq, pinned);
+	sched_update_tick_dependency(container_of(lr, struct rq, leap));
+}
+
 /* A queued ISO task is on its CPU's list too, for leap_iso_rekey(). */
-static void leap_linked(struct task_struct *p, bool was_empty)
+static void leap_linked(struct task_struct *p, struct skiplist *sl,
+			bool was_empty)
 {
 	if (p->policy == SCHED_ISO && !leap_rt(p))
 		list_add_tail(&p->leap.iso_node, &task_rq(p)->leap.iso_queued);
 	if (was_empty)
-		leap_nohz_full_update();
+		leap_list_changed(sl);
 }
 
 static void leap_insert(struct task_struct *p, u64 key)
 {
-	bool was_empty = skiplist_empty(&leap_q.list);
+	struct skiplist *sl = leap_list_of(p);
+	bool was_empty = skiplist_empty(sl);
 
-	skiplist_insert(&leap_q.list, &p->leap.node, key,
-			skiplist_rand_next(&leap_q.rand));
-	leap_linked(p, was_empty);
+	skiplist_insert(sl, &p->leap.node, key, skiplist_rand_next(&leap_q.rand));
+	leap_linked(p, sl, was_empty);
 }
 
 /* Before the tasks with the same key: a preempted realtime task. */
 static void leap_insert_head(struct task_struct *p, u64 key)
 {
-	bool was_empty = skiplist_empty(&leap_q.list);
+	struct skiplist *sl = leap_list_of(p);
+	bool was_empty = skiplist_empty(sl);
 
-	skiplist_insert_head(&leap_q.list, &p->leap.node, key,
+	skiplist_insert_head(sl, &p->leap.node, key,
 			     skiplist_rand_next(&leap_q.rand));
-	leap_linked(p, was_empty);
+	leap_linked(p, sl, was_empty);
+}
+
+/* Off list @sl, which @p is on. */
+static void __leap_unlink(struct task_struct *p, struct skiplist *sl)
+{
+	skiplist_del(sl, &p->leap.node);
+	list_del_init(&p->leap.iso_node);
+	if (skiplist_empty(sl))
+		leap_list_changed(sl);
 }
 
 static void leap_unlink(struct task_struct *p)
 {
-	if (!leap_queued(p))
-		return;
-	skiplist_del(&leap_q.list, &p->leap.node);
-	list_del_init(&p->leap.iso_node);
-	if (skiplist_empty(&leap_q.list))
-		leap_nohz_full_update();
+	if (leap_queued(p))
+		__leap_unlink(p, leap_list_of(p));
 }
 
 /*
@@ -577,7 +619,8 @@ static void leap_account(struct rq *rq, struct task_struct *curr, u64 delta)
  * An IDLE task picked while another task that is not IDLE waits runs
  * LEAP_IDLE_RUN_NS, not a whole slice: its turn exists so that a lock it
  * holds or a signal it must handle cannot hang others, not to give it a
- * share. O(1): the first queued task is the one that waits longest.
+ * share. O(1): the first queued task (of the global list and of this
+ * CPU's) is the one that waits longest.
  */
 static bool leap_idle_turn_over(struct rq *rq, struct task_struct *curr)
 {
@@ -587,6 +630,9 @@ static bool leap_idle_turn_over(struct rq *rq, struct task_struct *curr)
 	    leap_q.niffies - rq->leap.picked < LEAP_IDLE_RUN_NS)
 		return false;
 	first = skiplist_first(&leap_q.list);
+	if (first && !leap_idle(leap_task_of(first)))
+		return true;
+	first = skiplist_first(&rq->leap.pinned);
 	return first && !leap_idle(leap_task_of(first));
 }
 
@@ -628,7 +674,7 @@ static void leap_update_curr(struct rq *rq)
 	lockdep_assert_rq_held(rq);
 	if (!leap_charge(rq))
 		return;
-	if (skiplist_empty(&leap_q.list))
+	if (!leap_rq_has_work(rq))
 		rq->leap.renewed = false;
 	else
 		resched_curr(rq);
@@ -663,6 +709,14 @@ static void leap_unqueue(struct rq *rq, struct task_struct *p)
 		rq->leap.sticky = NULL;
 }
 
+/* Off the list a change kept it on (leap_q.saved), and not sticky. */
+static void leap_unsave(struct task_struct *p)
+{
+	__leap_unlink(p, leap_q.saved);
+	if (task_rq(p)->leap.sticky == p)
+		task_rq(p)->leap.sticky = NULL;
+}
+
 /* The key @p is queued at: its own, or its sticky key on its CPU. */
 static u64 leap_queued_key(struct task_struct *p)
 {
@@ -694,9 +748,14 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 
 	p->leap.on_rq = true;
 	rq->leap.nr_running++;
-	/* Kept on the list by the change: it keeps its place if its key did. */
-	if (leap_queued(p) && p->leap.node.key != leap_queued_key(p))
-		leap_unqueue(rq, p);
+	/*
+	 * Kept on the list by the change: it keeps its place if its key and
+	 * its list (affinity) did not change.
+	 */
+	if (leap_queued(p) && (leap_q.saved != leap_list_of(p) ||
+			       p->leap.node.key != leap_queued_key(p)))
+		leap_unsave(p);
+	leap_q.saved = NULL;
 	/* On the list first: add_nr_running() asks whether the tick may stop. */
 	if (leap_queued(p))
 		;
@@ -735,8 +794,12 @@ static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	 * (enqueue_task_leap()) keeps it there if its key did not change, or
 	 * switched_from_leap() takes it off if it left the class.
 	 */
-	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE)
+	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE) {
 		leap_unqueue(rq, p);
+	} else if (leap_queued(p)) {
+		SCHED_WARN_ON(leap_q.saved);
+		leap_q.saved = leap_list_of(p);
+	}
 	if (flags & DEQUEUE_SLEEP)
 		p->leap.woke_held = false;
 	/* BATCH: a new deadline at every deschedule. */
@@ -821,9 +884,12 @@ static bool leap_pick_ok(const struct skiplist_node *node, void *arg)
 }
 
 /*
- * The best task for @lp->cpu: the first allowed on the list, this CPU's
- * sticky task by its real key, or the running task @curr (not on the
- * list), which keeps the CPU on a tie unless its slice was renewed.
+ * The best task for @lp->cpu: the first allowed on the global list or on
+ * this CPU's pinned list, this CPU's sticky task by its real key, or the
+ * running task @curr (on no list), which keeps the CPU on a tie unless
+ * its slice was renewed. The global walk skips only tasks allowed on
+ * some CPUs but not this one (partial masks): tasks pinned to one CPU
+ * are on that CPU's list and cost no other CPU anything.
  */
 static struct task_struct *leap_best(struct rq *rq, const struct leap_pick *lp)
 {
@@ -834,6 +900,12 @@ static struct task_struct *leap_best(struct rq *rq, const struct leap_pick *lp)
 
 	node = skiplist_find_first(&leap_q.list, leap_pick_ok, (void *)lp);
 	if (node) {
+		next = leap_task_of(node);
+		key = node->key;
+	}
+	/* On equal keys the global list's task goes first. */
+	node = skiplist_find_first(&rq->leap.pinned, leap_pick_ok, (void *)lp);
+	if (node && node->key < key) {
 		next = leap_task_of(node);
 		key = node->key;
 	}
@@ -1034,8 +1106,7 @@ static void leap_check_running(struct rq *rq, struct task_struct *p)
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
 	if (rq->leap.rt_throttled && leap_rt(p))
 		lp.min_key = LEAP_ISO_KEY;
-	if (skiplist_find_first(&leap_q.list, leap_pick_ok, &lp) &&
-	    leap_best(rq, &lp) != p)
+	if (leap_best(rq, &lp) != p)
 		resched_curr(rq);
 }
 
@@ -1079,6 +1150,11 @@ static void leap_iso_rekey(struct rq *rq)
 	list_splice_init(&rq->leap.iso_queued, &todo);
 	while (!list_empty(&todo)) {
 		p = list_first_entry(&todo, struct task_struct, leap.iso_node);
+		/* Kept queued by a change: its enqueue re-keys it. */
+		if (!p->leap.on_rq) {
+			list_move_tail(&p->leap.iso_node, &rq->leap.iso_queued);
+			continue;
+		}
 		key = leap_task_key(p);
 		leap_unlink(p);
 		if (rq->leap.sticky == p)
@@ -1226,8 +1302,10 @@ static void switched_from_leap(struct rq *rq, struct task_struct *p)
 {
 	lockdep_assert_rq_held(rq);
 	rq->leap.saved_curr = false;
-	if (!p->leap.on_rq && leap_queued(p))
-		leap_unqueue(task_rq(p), p);
+	if (!p->leap.on_rq && leap_queued(p)) {
+		leap_unsave(p);
+		leap_q.saved = NULL;
+	}
 }
 
 static void prio_changed_leap(struct rq *rq, struct task_struct *p, int oldprio)
@@ -1278,11 +1356,12 @@ DEFINE_SCHED_CLASS(leap) = {
  * nr_running is 0; with one global queue, work accounted to other CPUs
  * may be waiting for it.
  *
- * Return: true if any task is queued on the global list.
+ * Return: true if any task is queued on the global list or on @rq's
+ * own list of tasks pinned to it.
  */
 bool leap_rq_has_work(struct rq *rq)
 {
-	return !skiplist_empty(&leap_q.list);
+	return !skiplist_empty(&leap_q.list) || !skiplist_empty(&rq->leap.pinned);
 }
 
 /**
@@ -1308,6 +1387,7 @@ void __init init_leap_rq(struct rq *rq)
 	rq->leap.rt_period_start = 0;
 	rq->leap.iso_refractory = false;
 	INIT_LIST_HEAD(&rq->leap.iso_queued);
+	skiplist_init(&rq->leap.pinned);
 }
 
 #ifdef CONFIG_GROUP_SCHED_WEIGHT
@@ -1429,6 +1509,7 @@ struct leap_debug_cpu {
 	int	nr_running;
 	int	leap_nr_running;
 	unsigned long util;
+	unsigned int pinned;
 	u64	rt_time;
 	u64	iso_used;
 	bool	rt_throttled;
@@ -1469,11 +1550,14 @@ static int leap_debug_show(struct seq_file *m, void *v)
 
 		leap_iso_check(rq, niffies);
 		c[cpu].iso_used = leap_iso_used(&rq->leap);
+		c[cpu].pinned = skiplist_count(&rq->leap.pinned);
 		c[cpu].iso_refractory = rq->leap.iso_refractory;
 		iso_used += c[cpu].iso_used;
 		refractory |= rq->leap.iso_refractory;
 	}
 	count = skiplist_count(&leap_q.list);
+	for_each_online_cpu(cpu)
+		count += c[cpu].pinned;
 	level = leap_q.list.level;
 	skiplist_for_each(node, &leap_q.list) {
 		struct task_struct *p = leap_task_of(node);
@@ -1516,16 +1600,16 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		   READ_ONCE(sysctl_leap_iso_cpu),
 		   div64_u64(iso_used * 1000, LEAP_ISO_WINDOW_NS * num_online_cpus()),
 		   refractory);
-	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled iso_permille iso_refractory\n");
+	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled iso_permille iso_refractory pinned\n");
 	for_each_online_cpu(cpu)
-		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d %12llu %14d\n",
+		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d %12llu %14d %6u\n",
 			   cpu, c[cpu].nr_running, c[cpu].leap_nr_running,
 			   c[cpu].curr, c[cpu].curr_key, c[cpu].sticky,
 			   c[cpu].util, div_u64(c[cpu].rt_time, NSEC_PER_MSEC),
 			   c[cpu].rt_throttled,
 			   div64_u64(c[cpu].iso_used * 1000, LEAP_ISO_WINDOW_NS),
-			   c[cpu].iso_refractory);
-	seq_printf(m, "\nfirst %u queued (key order):\n", n);
+			   c[cpu].iso_refractory, c[cpu].pinned);
+	seq_printf(m, "\nfirst %u queued on the global list (key order):\n", n);
 	seq_puts(m, "   pid policy prio cpu sticky                  key  deadline-niffies comm\n");
 	for (i = 0; i < n; i++)
 		seq_printf(m, "%6d %6d %4d %3d %6d %20llu %17lld %s\n",

@@ -108,6 +108,8 @@ struct task_struct;
  *		re-key when @iso_refractory changes
  * @saved_curr:	@curr was put for a change of its parameters, not a
  *		switch: set_next_task keeps @renewed, @wake_pending, @picked
+ * @pinned:	the queued tasks that may run on this CPU only, by key:
+ *		only this CPU's pick looks at them
  */
 struct leap_rq {
 	struct task_struct	*curr;
@@ -126,6 +128,7 @@ struct leap_rq {
 	u64			iso_time[LEAP_ISO_BUCKETS];
 	struct list_head	iso_queued;
 	bool			saved_curr;
+	struct skiplist		pinned;
 };
 
 extern const u16 leap_prio_ratios[NICE_WIDTH];

@@ -498,26 +498,45 @@ leap_util_check() {
 # An idle CPU's utilization decays although nothing runs there: with
 # schedutil's shared policies the highest CPU sets the frequency, so a
 # stale value would hold it up. A hog pinned to the last CPU for 2 s;
-# then 1 s with nothing there while another hog keeps CPU 0 busy (as a
-# loaded machine would; this shell reads from CPU 0).
+# then 0.3 s with nothing there while another hog keeps CPU 0 busy (as a
+# loaded machine would).
 idle_util_check() {
 	last=$((cpus - 1))
 	if [ "$cpus" -lt 2 ]; then
 		emit skip "leap: an idle CPU's util decays" "needs a second CPU that can stay idle"
 		return
 	fi
+	# This shell and what it starts stay on CPU 0, off the measured CPU,
+	# and so do the unbound kernel threads and workqueues: LEAP wakes a
+	# task on an idle CPU, and its enqueue there would decay the signal
+	# too, hiding a missing decay. Per-CPU kernel threads stay.
+	taskset -cp 0 $$ >/dev/null
+	wqmask=/sys/devices/virtual/workqueue/cpumask
+	wq=$(cat $wqmask 2>/dev/null)
+	echo 1 >$wqmask 2>/dev/null
+	moved=
+	for t in $(ps -eo pid=,comm= | awk '$2 !~ /\/[0-9]/ { print $1 }'); do
+		taskset -cp 0 "$t" >/dev/null 2>&1 && moved="$moved $t"
+	done
 	taskset -c $last sh -c 'while :; do :; done' &
 	hog=$!
 	sleep 2
-	busy=$(taskset -c 0 cat /sys/kernel/debug/sched/leap | cpu_util $last)
-	taskset -c 0 sh -c 'while :; do :; done' &
+	busy=$(cpu_util $last </sys/kernel/debug/sched/leap)
+	sh -c 'while :; do :; done' &
 	hog0=$!
 	kill $hog
 	wait $hog 2>/dev/null
-	sleep 1
-	idle=$(taskset -c 0 cat /sys/kernel/debug/sched/leap | cpu_util $last)
+	# 0.3 s: ten PELT half-lives, and short enough that usually no
+	# kernel thread wakes there meanwhile (its enqueue would decay the
+	# signal too, and hide a missing decay).
+	sleep 0.3
+	idle=$(cpu_util $last </sys/kernel/debug/sched/leap)
 	kill $hog0
 	wait $hog0 2>/dev/null
+	for t in $moved; do
+		taskset -cp 0-$last "$t" >/dev/null 2>&1
+	done
+	[ -n "$wq" ] && echo "$wq" >$wqmask
 	[ "${busy:-0}" -ge 700 ] && [ -n "$idle" ] && [ "$idle" -le 100 ] &&
 		emit ok "leap: CPU $last util decays while it idles ($busy -> $idle)" ||
 		emit fail "leap: CPU $last util decays while it idles (${busy:-none} -> ${idle:-none}, want >= 700, then <= 100)"
