@@ -750,11 +750,18 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	rq->leap.nr_running++;
 	/*
 	 * Kept on the list by the change: it keeps its place if its key and
-	 * its list (affinity) did not change.
+	 * its list (affinity) did not change; on another list with the same
+	 * key, it goes to the head of its key if it was there.
 	 */
 	if (leap_queued(p) && (leap_q.saved != leap_list_of(p) ||
-			       p->leap.node.key != leap_queued_key(p)))
+			       p->leap.node.key != leap_queued_key(p))) {
+		struct skiplist_node *node = &p->leap.node;
+
+		if (node->key == leap_queued_key(p) &&
+		    node->link[0].prev->key != node->key)
+			flags |= ENQUEUE_HEAD;
 		leap_unsave(p);
+	}
 	leap_q.saved = NULL;
 	/* On the list first: add_nr_running() asks whether the tick may stop. */
 	if (leap_queued(p))
