@@ -764,12 +764,16 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	}
 	leap_q.saved = NULL;
 	/* On the list first: add_nr_running() asks whether the tick may stop. */
-	if (leap_queued(p))
-		;
-	else if (flags & ENQUEUE_HEAD)
+	if (leap_queued(p)) {
+		/* Kept: a policy change to or from ISO may keep the key. */
+		list_del_init(&p->leap.iso_node);
+		if (p->policy == SCHED_ISO && !leap_rt(p))
+			list_add_tail(&p->leap.iso_node, &rq->leap.iso_queued);
+	} else if (flags & ENQUEUE_HEAD) {
 		leap_insert_head(p, leap_task_key(p));
-	else
+	} else {
 		leap_insert(p, leap_task_key(p));
+	}
 	add_nr_running(rq, 1);
 	/* RLIMIT_RTTIME counts realtime time since the last sleep. */
 	if (flags & ENQUEUE_WAKEUP)
