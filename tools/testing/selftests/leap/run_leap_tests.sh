@@ -138,14 +138,8 @@ cgroup_freeze_check() {
 		return
 	fi
 	start_hogs "$cpus"
-	normal=$hogs
-	i=0
-	while [ $i -lt "$cpus" ]; do
-		sh -c "echo \$\$ >$fz/cgroup.procs && exec chrt -i 0 sh -c 'while :; do :; done'" &
-		normal="$normal $!"
-		i=$((i + 1))
-	done
-	hogs=$normal
+	# shellcheck disable=SC2016
+	more_hogs "$cpus" sh -c "echo \$\$ >$fz/cgroup.procs && exec \"\$@\"" sh chrt -i 0
 	sleep 0.5
 	echo 1 >$fz/cgroup.freeze
 	i=0
@@ -173,14 +167,7 @@ suspend_freeze_check() {
 		return
 	fi
 	start_hogs "$cpus"
-	normal=$hogs
-	i=0
-	while [ $i -lt "$cpus" ]; do
-		chrt -i 0 sh -c 'while :; do :; done' &
-		normal="$normal $!"
-		i=$((i + 1))
-	done
-	hogs=$normal
+	more_hogs "$cpus" chrt -i 0
 	sleep 0.5
 	echo freezer >/sys/power/pm_test
 	t0=$(date +%s)
@@ -287,15 +274,22 @@ group_mainline() {
 	done
 }
 
-# Busy loops in the background; their pids in $hogs.
-start_hogs() {	# start_hogs count
-	hogs=
+# Busy loops in the background, their pids added to $hogs; each started
+# through the command prefix given (chrt -i 0, ...), if any.
+more_hogs() {	# more_hogs count [command prefix...]
+	n_hogs=$1
+	shift
 	i=0
-	while [ $i -lt "$1" ]; do
-		sh -c 'while :; do :; done' &
+	while [ $i -lt "$n_hogs" ]; do
+		"$@" sh -c 'while :; do :; done' &
 		hogs="$hogs $!"
 		i=$((i + 1))
 	done
+}
+
+start_hogs() {	# start_hogs count [command prefix...]
+	hogs=
+	more_hogs "$@"
 }
 
 stop_hogs() {
