@@ -701,20 +701,19 @@ static bool leap_class_running(struct rq *rq)
 
 static void leap_iso_check(struct rq *rq, u64 now);
 
-/* Off the list, and no longer @rq's sticky task. */
-static void leap_unqueue(struct rq *rq, struct task_struct *p)
+/* Off list @sl, which @p is on, and no longer its CPU's sticky task. */
+static void __leap_unqueue(struct task_struct *p, struct skiplist *sl)
 {
-	leap_unlink(p);
-	if (rq->leap.sticky == p)
-		rq->leap.sticky = NULL;
-}
-
-/* Off the list a change kept it on (leap_q.saved), and not sticky. */
-static void leap_unsave(struct task_struct *p)
-{
-	__leap_unlink(p, leap_q.saved);
+	__leap_unlink(p, sl);
 	if (task_rq(p)->leap.sticky == p)
 		task_rq(p)->leap.sticky = NULL;
+}
+
+/* Off its list, if queued, and no longer its CPU's sticky task. */
+static void leap_unqueue(struct task_struct *p)
+{
+	if (leap_queued(p))
+		__leap_unqueue(p, leap_list_of(p));
 }
 
 /* The key @p is queued at: its own, or its sticky key on its CPU. */
@@ -760,7 +759,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 		if (node->key == leap_queued_key(p) &&
 		    node->link[0].prev->key != node->key)
 			flags |= ENQUEUE_HEAD;
-		leap_unsave(p);
+		__leap_unqueue(p, leap_q.saved);
 	}
 	leap_q.saved = NULL;
 	/* On the list first: add_nr_running() asks whether the tick may stop. */
@@ -806,7 +805,7 @@ static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	 * switched_from_leap() takes it off if it left the class.
 	 */
 	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE) {
-		leap_unqueue(rq, p);
+		leap_unqueue(p);
 	} else if (leap_queued(p)) {
 		SCHED_WARN_ON(leap_q.saved);
 		leap_q.saved = leap_list_of(p);
@@ -858,9 +857,7 @@ static bool yield_to_task_leap(struct rq *rq, struct task_struct *p)
 		return false;
 	if (leap_task_key(p) > LEAP_ISO_KEY &&
 	    p->leap.deadline > curr->leap.deadline) {
-		leap_unlink(p);
-		if (task_rq(p)->leap.sticky == p)
-			task_rq(p)->leap.sticky = NULL;
+		leap_unqueue(p);
 		p->leap.deadline = curr->leap.deadline;
 		leap_insert(p, leap_task_key(p));
 	}
@@ -1031,9 +1028,7 @@ static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 	/* What ran until now was not LEAP's (rq->curr is still prev). */
 	if (rq->curr->sched_class != &leap_sched_class)
 		leap_update_util(rq, leap_class_running(rq));
-	leap_unlink(p);
-	if (rq->leap.sticky == p)
-		rq->leap.sticky = NULL;
+	leap_unqueue(p);
 	rq->leap.curr = p;
 	if (first || !rq->leap.saved_curr) {
 		rq->leap.renewed = false;
@@ -1167,9 +1162,7 @@ static void leap_iso_rekey(struct rq *rq)
 			continue;
 		}
 		key = leap_task_key(p);
-		leap_unlink(p);
-		if (rq->leap.sticky == p)
-			rq->leap.sticky = NULL;
+		leap_unqueue(p);
 		leap_insert(p, key);
 		if (key == LEAP_ISO_KEY)
 			leap_find_cpu(p, true);
@@ -1314,7 +1307,7 @@ static void switched_from_leap(struct rq *rq, struct task_struct *p)
 	lockdep_assert_rq_held(rq);
 	rq->leap.saved_curr = false;
 	if (!p->leap.on_rq && leap_queued(p)) {
-		leap_unsave(p);
+		__leap_unqueue(p, leap_q.saved);
 		leap_q.saved = NULL;
 	}
 }
