@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests for LEAP's ordering-key arithmetic (kernel/sched/leap.h):
- * the deadline span of every nice level, no overflow at the largest
- * rr_interval, how realtime, SCHED_ISO, SCHED_BATCH, SCHED_IDLE and
- * sticky keys sort against SCHED_NORMAL, and the iso_cpu cap test.
+ * KUnit tests for LEAP.
  *
- * Pure arithmetic: no scheduler state is touched, no lock is taken.
+ * Suite leap_key: the ordering-key arithmetic (kernel/sched/leap.h): the
+ * deadline span of every nice level, no overflow at the largest
+ * rr_interval, how realtime, SCHED_ISO, SCHED_BATCH, SCHED_IDLE and
+ * sticky keys sort against SCHED_NORMAL, and the iso_cpu cap test. Pure
+ * arithmetic: no scheduler state is touched, no lock is taken.
+ *
+ * Suite leap_live: class hooks with no user-space entry point, driven on
+ * the live scheduler from the test's kthread: yield_to() (KVM's
+ * pause-loop exits). Each case pins itself and a kthread of its own to
+ * the CPU it runs on for a few microseconds, and takes no lock itself.
  */
 #include <kunit/test.h>
+#include <linux/kthread.h>
 #include <linux/sched.h>
 
 #include <linux/mmu_context.h>
@@ -186,7 +193,63 @@ static struct kunit_suite leap_test_suite = {
 	.test_cases = leap_test_cases,
 };
 
-kunit_test_suite(leap_test_suite);
+/* The yield_to() target: note that it ran, then sleep until stopped. */
+static int leap_test_yield_target(void *arg)
+{
+	int *ran = arg;
+
+	WRITE_ONCE(*ran, 1);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/*
+ * yield_to(): a nice-19 kthread queued behind this nice-0 one on the same
+ * CPU would wait for this one's slice and more; yield_to() hands it the
+ * CPU at once. Without a yield_to_task hook yield_to() returns 0 and the
+ * target has not run when it returns.
+ */
+static void leap_test_yield_to(struct kunit *test)
+{
+	struct task_struct *p;
+	int cpu, ran = 0, seen, yielded;
+
+	cpu = get_cpu();
+	put_cpu();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	p = kthread_create(leap_test_yield_target, &ran, "leap-yield-to");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(p));
+	kthread_bind(p, cpu);
+	set_user_nice(p, MAX_NICE);
+	set_user_nice(current, 0);
+	/* A fresh slice for this task: the target cannot win on its own. */
+	schedule_timeout_uninterruptible(1);
+	wake_up_process(p);
+	yielded = yield_to(p, true);
+	seen = READ_ONCE(ran);
+	KUNIT_EXPECT_GT(test, yielded, 0);
+	KUNIT_EXPECT_EQ_MSG(test, seen, 1, "the target did not run");
+	kthread_stop(p);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
+static struct kunit_case leap_live_cases[] = {
+	KUNIT_CASE(leap_test_yield_to),
+	{}
+};
+
+static struct kunit_suite leap_live_suite = {
+	.name = "leap_live",
+	.test_cases = leap_live_cases,
+};
+
+kunit_test_suites(&leap_test_suite, &leap_live_suite);
 
 MODULE_DESCRIPTION("KUnit tests for LEAP's ordering key");
 MODULE_LICENSE("GPL");

@@ -197,8 +197,15 @@ group_stress() {
 	if [ $mode = long ]; then
 		# netlink-proc needs the proc connector and inotify needs
 		# CONFIG_INOTIFY_USER: the VM kernel has neither (ENOSYS).
+		# resched: bookworm's stress-ng 0.15.06 reaps each child with
+		# one waitpid() that its own re-armed 1 s SIGALRM interrupts,
+		# so a child still draining its policy-cycling yields after
+		# the stop signal bumps the bogo counter after the checksum
+		# ("corrupted bogo-ops counter, N+1 vs N"). Upstream retries
+		# the wait since; the race is stress-ng's, not the kernel's.
 		check "stress: stress-ng --class scheduler, 5s each" 1800 \
-			stress-ng --class scheduler --exclude netlink-proc,inotify --seq "$cpus" --timeout 5s
+			stress-ng --class scheduler --exclude netlink-proc,inotify,resched \
+			--seq "$cpus" --timeout 5s
 	fi
 }
 

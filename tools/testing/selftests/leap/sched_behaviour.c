@@ -16,7 +16,10 @@
  *  - SCHED_IDLE never hangs others: killed while nice-0 hogs fill every
  *    CPU, an IDLE busy loop exits within a second, and an IDLE task
  *    holding a flock() a nice-0 task waits for gets to release it;
- *  - a waking task on an idle machine runs promptly.
+ *  - a waking task on an idle machine runs promptly;
+ *  - a task queued while every CPU it may use is busy reaches one whose
+ *    normal task is past its slice promptly, also when that CPU is a
+ *    nohz_full one whose tick had stopped, and the task a BATCH one.
  */
 #include "leap_util.h"
 #include "../kselftest_harness.h"
@@ -74,7 +77,7 @@ TEST(nice_monotonic)
 	double prev = 0, s;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(nices) / sizeof(nices[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(nices); i++) {
 		struct hog h[2] = { normal_hog(0, 0), normal_hog(0, nices[i]) };
 
 		ASSERT_EQ(0, hogs_run(h, 2));
@@ -394,6 +397,96 @@ TEST(fifo_place_kept_across_affinity_change)
 	       a, b, i);
 	EXPECT_GT(a, 0.5);
 	EXPECT_LT(b, 0.05 * a);
+}
+
+/* Sleep until @at (CLOCK_MONOTONIC seconds). */
+static void sleep_until(double at)
+{
+	struct timespec ts = { (time_t)at, (at - (time_t)at) * 1e9 };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+		;
+}
+
+/*
+ * Four SCHED_BATCH tasks (which never preempt: they wait for a CPU to
+ * pick them) wake, one every 1.1 s, on the first CPU, which a FIFO hog
+ * holds (realtime throttling off). Each may run on the second CPU too,
+ * where a nice-0 task pinned there wakes 0.3 s before each of them and
+ * spins for 0.8 s. Its slice is used up long before, so each waking task
+ * must get the second CPU within a few ticks. On a nohz_full second CPU
+ * the spinner's tick has stopped by then: unless LEAP makes that CPU
+ * take its tick back when the global list gains a task, the waker waits
+ * for the spinner to sleep (or for the 1 Hz remote tick, and the wakes
+ * are spread so that it cannot rescue them all).
+ */
+TEST(queued_task_reaches_busy_cpu)
+{
+	const char *rt = "/proc/sys/kernel/sched_rt_runtime_us";
+	int c0 = nth_cpu(0), c1 = nth_cpu(1), i, old, fds[2];
+	double t0, lat[4][2] = { { -1 }, { -1 }, { -1 }, { -1 } }, res[2], worst = 0;
+	pid_t pids[6] = { 0 };
+	struct sched_param sp = { 0 };
+	cpu_set_t both;
+	char c;
+
+	if (online_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	CPU_ZERO(&both);
+	CPU_SET(c0, &both);
+	CPU_SET(c1, &both);
+	ASSERT_EQ(0, pin_to(0, c1));
+	ASSERT_EQ(0, pipe(fds));
+	t0 = now_s(CLOCK_MONOTONIC) + 1.0;
+	for (i = 0; i < 4; i++) {
+		double at = t0 + 1.1 * i;
+
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (pids[i])
+			continue;
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* Sleep on the first CPU, free to run on both; never preempt. */
+		if (pin_to(0, c0) || sched_setaffinity(0, sizeof(both), &both) ||
+		    sched_setscheduler(0, SCHED_BATCH, &sp))
+			_exit(1);
+		if (write(fds[1], "r", 1) != 1)
+			_exit(2);
+		sleep_until(at);
+		res[0] = now_s(CLOCK_MONOTONIC) - at;
+		res[1] = sched_getcpu();
+		_exit(write(fds[1], res, sizeof(res)) != sizeof(res));
+	}
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(1, read(fds[0], &c, 1));
+	usleep(100000);		/* all four asleep */
+	old = sysctl_read(rt);
+	ASSERT_EQ(0, sysctl_write(rt, -1));
+	pids[4] = fork();
+	if (!pids[4]) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (i = 0; i < 4; i++) {
+			sleep_until(t0 + 1.1 * i - 0.3);
+			while (now_s(CLOCK_MONOTONIC) < t0 + 1.1 * i + 0.5)
+				;
+		}
+		pause();
+	}
+	pids[5] = spinner(SCHED_FIFO, 10, c0);
+	for (i = 0; i < 4; i++)
+		if (read(fds[0], lat[i], sizeof(lat[i])) != sizeof(lat[i]))
+			break;
+	stop(pids + 4, 2);
+	sysctl_write(rt, old);
+	stop(pids, 4);
+	for (i = 0; i < 4; i++) {
+		TH_LOG("task %d ran %.3f s after its wakeup, on CPU %.0f",
+		       i, lat[i][0], lat[i][1]);
+		if (lat[i][0] < 0 || lat[i][0] > worst)
+			worst = lat[i][0] < 0 ? 99 : lat[i][0];
+	}
+	TH_LOG("longest wait %.3f s (bound 0.2 s)", worst);
+	EXPECT_LT(worst, 0.2);
 }
 
 TEST(wakeup_prompt)
