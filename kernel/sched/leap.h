@@ -231,11 +231,17 @@ static inline bool leap_iso_over(u64 used, unsigned int ncpus,
  * @key:	its real key
  * @rr_ms:	rr_interval in ms
  *
- * Return: @key plus the nice 19 deadline span, at most SKIPLIST_KEY_MAX.
+ * One rr_interval later than its real key: another CPU takes the task
+ * only once it has waited a slice longer than that CPU's own work would,
+ * so that near ties keep a warm cache, but a task never waits on one CPU
+ * for long while another runs later deadlines (a larger offset, such as a
+ * nice-19 span, left three hogs on two CPUs at 50%, 50% and 97%).
+ *
+ * Return: @key plus rr_interval, at most SKIPLIST_KEY_MAX.
  */
 static inline u64 leap_sticky_key(u64 key, unsigned int rr_ms)
 {
-	u64 off = leap_deadline_span(MAX_PRIO - 1, rr_ms);
+	u64 off = (u64)rr_ms * NSEC_PER_MSEC;
 
 	return key > SKIPLIST_KEY_MAX - off ? SKIPLIST_KEY_MAX : key + off;
 }

@@ -163,12 +163,13 @@ static void leap_test_iso_cap(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, leap_iso_over(4096 * win, 4096, 99, 100));
 }
 
-/* A sticky key lies one nice-19 span later, and saturates. */
+/* A sticky key lies one rr_interval later, and saturates. */
 static void leap_test_sticky(struct kunit *test)
 {
-	u64 span = leap_deadline_span(MAX_PRIO - 1, 6);
-
-	KUNIT_EXPECT_EQ(test, leap_sticky_key(1000, 6), 1000 + span);
+	KUNIT_EXPECT_EQ(test, leap_sticky_key(1000, 6), 1000 + 6 * NSEC_PER_MSEC);
+	/* Less than a nice-0 span: not held back a whole deadline. */
+	KUNIT_EXPECT_LT(test, leap_sticky_key(1000, 6) - 1000,
+			leap_deadline_span(NICE_TO_PRIO(0), 6));
 	KUNIT_EXPECT_EQ(test, leap_sticky_key(SKIPLIST_KEY_MAX - 1, 6), SKIPLIST_KEY_MAX);
 	/* A sticky key still sorts before an idle deadline set at once. */
 	KUNIT_EXPECT_LT(test, leap_sticky_key(KEY(SCHED_NORMAL, 1000 +
