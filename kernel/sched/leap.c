@@ -21,9 +21,10 @@
  *
  *  - pick: the first task on level 0 that may run on this CPU. A task
  *    preempted here with slice left is "sticky": it is queued with its
- *    key pushed back, so other CPUs prefer other work, while this CPU
- *    compares it by its real key. The running task is not on the list;
- *    its key is kept per CPU (leap_rq.curr_key) for preemption.
+ *    key pushed back one rr_interval (leap_sticky_key()), so other CPUs
+ *    prefer other work, while this CPU compares it by its real key.
+ *    The running task is not on the list; its key is kept per CPU
+ *    (leap_rq.curr_key) for preemption.
  *  - wakeup: the task goes to the best idle CPU it may use, ranked by
  *    cache distance from where it last ran, a fully idle SMT core first;
  *    with none idle, the CPU
@@ -517,7 +518,7 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 	int from = task_cpu(p), idle = -1, victim = -1, best = INT_MAX, cpu;
 	u64 key = leap_task_key(p), latest = key, latest_new = key;
 	int fresh = -1;
-	bool rt = key < LEAP_ISO_KEY;
+	bool rt = key <= LEAP_ISO_KEY;
 
 	preempt = preempt && leap_may_preempt(p);
 
@@ -540,14 +541,14 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 
 			/*
 			 * A CPU past its realtime runtime takes no realtime
-			 * task from another, and runs any other before its
-			 * own. If it runs one anyway (nothing else wants it),
-			 * keys compare as usual between them.
+			 * or ISO task from another, and runs any other before
+			 * its own. If it runs one anyway (nothing else wants
+			 * it), keys compare as usual between them.
 			 */
 			if (rq->leap.rt_throttled) {
-				if (rt && ck >= LEAP_ISO_KEY)
+				if (rt && ck > LEAP_ISO_KEY)
 					continue;
-				if (!rt && ck < LEAP_ISO_KEY)
+				if (!rt && ck <= LEAP_ISO_KEY)
 					ck = U64_MAX;
 			}
 			if (!(preempt || ck == U64_MAX))
@@ -873,7 +874,8 @@ static void wakeup_preempt_leap(struct rq *rq, struct task_struct *p, int flags)
 
 /*
  * What a pick on @cpu may take: tasks allowed there, with a key of at
- * least @min_key (LEAP_ISO_KEY skips realtime keys on a throttled CPU).
+ * least @min_key (LEAP_ISO_KEY + 1 skips realtime and ISO keys on a
+ * throttled CPU).
  */
 struct leap_pick {
 	int cpu;
@@ -936,9 +938,14 @@ static struct task_struct *pick_task_leap(struct rq *rq)
 	struct task_struct *next = NULL;
 
 	lockdep_assert_rq_held(rq);
-	/* Realtime runtime used up here: other work first, if there is any. */
+	/*
+	 * Realtime runtime used up here: other work first, if there is any.
+	 * The slack is NORMAL, BATCH and IDLE work's, as mainline's
+	 * throttle leaves it to the fair class: an ISO task, unprivileged
+	 * realtime, does not take it from them.
+	 */
 	if (rq->leap.rt_throttled) {
-		lp.min_key = LEAP_ISO_KEY;
+		lp.min_key = LEAP_ISO_KEY + 1;
 		next = leap_best(rq, &lp);
 		lp.min_key = 0;
 	}
@@ -1110,8 +1117,8 @@ static void leap_check_running(struct rq *rq, struct task_struct *p)
 	struct leap_pick lp = { .cpu = cpu_of(rq) };
 
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
-	if (rq->leap.rt_throttled && leap_rt(p))
-		lp.min_key = LEAP_ISO_KEY;
+	if (rq->leap.rt_throttled && leap_task_key(p) <= LEAP_ISO_KEY)
+		lp.min_key = LEAP_ISO_KEY + 1;
 	if (leap_best(rq, &lp) != p)
 		resched_curr(rq);
 }
@@ -1135,7 +1142,7 @@ static void leap_rt_period(struct rq *rq, struct task_struct *curr)
 	} else if (!rq->leap.rt_throttled && runtime != RUNTIME_INF &&
 		   rq->leap.rt_time > runtime) {
 		rq->leap.rt_throttled = true;
-		if (leap_rt(curr))
+		if (leap_task_key(curr) <= LEAP_ISO_KEY)
 			leap_check_running(rq, curr);
 	}
 }
