@@ -178,6 +178,24 @@ static inline void measure(pid_t *pids, int n, double secs, double *d)
 		d[i] = cputime(pids[i]) - t0[i];
 }
 
+/* @part of @total, as a fraction; 0 when @total is 0. */
+static inline double part_of(double part, double total)
+{
+	return total > 0 ? part / total : 0;
+}
+
+/*
+ * EXPECT that @call fails with errno @err (once evaluated), and say
+ * which errno it gave otherwise.
+ */
+#define EXPECT_ERRNO(err, call) do {					\
+	int __want = (err);						\
+	errno = 0;							\
+	EXPECT_EQ(-1, (call));						\
+	EXPECT_EQ(__want, errno) TH_LOG(#call ": errno %d (%s), wanted %d",\
+					errno, strerror(errno), __want);\
+} while (0)
+
 /* This process at FIFO 50 (@on) or back to SCHED_OTHER, to sample on time. */
 static inline int sampler_rt(int on)
 {
@@ -283,8 +301,11 @@ static inline int hog_finish(struct hog *h)
 	double res[3];
 	int status;
 
-	if (read(h->fd, res, sizeof(res)) != sizeof(res))
-		res[0] = res[1] = res[2] = -1;
+	if (read(h->fd, res, sizeof(res)) != sizeof(res)) {
+		res[0] = -1;
+		res[1] = -1;
+		res[2] = -1;
+	}
 	close(h->fd);
 	if (waitpid(h->pid, &status, 0) != h->pid)
 		return -1;

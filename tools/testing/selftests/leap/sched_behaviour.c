@@ -24,7 +24,12 @@
 #include "leap_util.h"
 #include "../kselftest_harness.h"
 
+#include <pthread.h>
 #include <sys/file.h>
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE	6
+#endif
 
 #define SPIN	1.0	/* seconds each hog spins for */
 
@@ -487,6 +492,346 @@ TEST(queued_task_reaches_busy_cpu)
 	}
 	TH_LOG("longest wait %.3f s (bound 0.2 s)", worst);
 	EXPECT_LT(worst, 0.2);
+}
+
+/*
+ * A waker on one CPU with a nice-0 hog, sleeping 200 us at a time for
+ * @secs: how many times it ran. A waker that may preempt runs about as
+ * often as it asks; one that never preempts waits for the hog's slice
+ * to end (or a tick) each time.
+ */
+static int waker_runs(int policy, int cpu, double secs)
+{
+	struct sched_param sp = { 0 };
+	int fds[2], runs = -1, status;
+	pid_t hog, pid;
+
+	if (pipe(fds))
+		return -1;
+	hog = spinner(SCHED_OTHER, 0, cpu);
+	usleep(50000);
+	pid = fork();
+	if (pid == 0) {
+		struct timespec ts = { 0, 200000 };
+		double end;
+		int n = 0;
+
+		if (pin_to(0, cpu) || sched_setscheduler(0, policy, &sp))
+			_exit(1);
+		end = now_s(CLOCK_MONOTONIC) + secs;
+		while (now_s(CLOCK_MONOTONIC) < end) {
+			nanosleep(&ts, NULL);
+			n++;
+		}
+		_exit(write(fds[1], &n, sizeof(n)) != sizeof(n));
+	}
+	if (pid > 0 && read(fds[0], &runs, sizeof(runs)) != sizeof(runs))
+		runs = -1;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	stop(&hog, 1);
+	close(fds[0]);
+	close(fds[1]);
+	return runs;
+}
+
+/*
+ * SCHED_BATCH never preempts a running normal task: next to a nice-0 hog,
+ * a BATCH task that sleeps 200 us at a time runs far less often than a
+ * SCHED_OTHER one doing the same, which preempts the hog at each wakeup.
+ */
+TEST(batch_never_preempts)
+{
+	int cpu = nth_cpu(0), batch, other;
+
+	ASSERT_EQ(0, sampler_rt(1));
+	other = waker_runs(SCHED_OTHER, cpu, 1.0);
+	batch = waker_runs(SCHED_BATCH, cpu, 1.0);
+	sampler_rt(0);
+	TH_LOG("in 1 s beside a hog: SCHED_OTHER waker ran %d times, SCHED_BATCH %d",
+	       other, batch);
+	ASSERT_LT(0, other);
+	ASSERT_LE(0, batch);
+	EXPECT_LT(batch, other / 2);
+}
+
+/* A PI mutex, and what its holder does. */
+struct pi_state {
+	pthread_mutex_t lock;
+	int locked;		/* the holder has it */
+	int release;		/* the holder may exit */
+	pid_t holder_tid;
+	double work;		/* CPU seconds the holder spends holding it */
+	double waited;		/* seconds the FIFO waiter waited */
+	int got;		/* 0: the waiter got the lock */
+};
+
+static void *pi_holder(void *arg)
+{
+	struct pi_state *st = arg;
+	double t0;
+
+	st->holder_tid = gettid();
+	pthread_mutex_lock(&st->lock);
+	__atomic_store_n(&st->locked, 1, __ATOMIC_SEQ_CST);
+	t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	while (now_s(CLOCK_THREAD_CPUTIME_ID) - t0 < st->work)
+		;
+	pthread_mutex_unlock(&st->lock);
+	while (!__atomic_load_n(&st->release, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	return NULL;
+}
+
+static void *pi_waiter(void *arg)
+{
+	struct pi_state *st = arg;
+	struct timespec ts;
+	double t0 = now_s(CLOCK_MONOTONIC);
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 5;
+	st->got = pthread_mutex_timedlock(&st->lock, &ts);
+	st->waited = now_s(CLOCK_MONOTONIC) - t0;
+	if (!st->got)
+		pthread_mutex_unlock(&st->lock);
+	return NULL;
+}
+
+/* The kernel's view of thread @tid's priority (stat field 18). */
+static int thread_prio(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	int fd, n, field;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 1000;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1000;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	for (field = 2; p && field < 18; field++)
+		p = strchr(p + 1, ' ');
+	return p ? atoi(p + 1) : 1000;
+}
+
+/*
+ * Priority inheritance through a PI futex (an rt_mutex): a nice-0 thread
+ * holds the lock and needs 0.2 s of CPU to release it; a FIFO 20 hog
+ * fills the CPU (realtime throttling off), and a FIFO 30 thread then
+ * waits for the lock. Boosted to FIFO 30, the holder preempts the hog,
+ * and the waiter gets the lock within the holder's 0.2 s of work, not
+ * never. The holder's priority reads as boosted (stat: -31) while the
+ * waiter waits, and as nice 0 (20) once it has released the lock.
+ */
+TEST(pi_boosts_normal_holder)
+{
+	const char *rt = "/proc/sys/kernel/sched_rt_runtime_us";
+	struct sched_param p30 = { .sched_priority = 30 };
+	struct pi_state st = { .work = 0.2 };
+	pthread_mutexattr_t ma;
+	pthread_attr_t ta;
+	pthread_t holder, waiter;
+	int cpu = nth_cpu(0), old, boosted = 1000, after;
+	pid_t hog;
+
+	ASSERT_EQ(0, pthread_mutexattr_init(&ma));
+	ASSERT_EQ(0, pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT));
+	ASSERT_EQ(0, pthread_mutex_init(&st.lock, &ma));
+	ASSERT_EQ(0, pin_to(0, cpu));
+	ASSERT_EQ(0, pthread_create(&holder, NULL, pi_holder, &st));
+	while (!__atomic_load_n(&st.locked, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	ASSERT_EQ(0, sampler_rt(1));
+	ASSERT_EQ(0, pthread_attr_init(&ta));
+	ASSERT_EQ(0, pthread_attr_setinheritsched(&ta, PTHREAD_EXPLICIT_SCHED));
+	old = sysctl_read(rt);
+	ASSERT_EQ(0, sysctl_write(rt, -1));
+	hog = spinner(SCHED_FIFO, 20, cpu);
+	usleep(100000);
+	ASSERT_EQ(0, pthread_attr_setschedpolicy(&ta, SCHED_FIFO));
+	ASSERT_EQ(0, pthread_attr_setschedparam(&ta, &p30));
+	ASSERT_EQ(0, pthread_create(&waiter, &ta, pi_waiter, &st));
+	usleep(20000);
+	if (__atomic_load_n(&st.locked, __ATOMIC_SEQ_CST))
+		boosted = thread_prio(st.holder_tid);
+	pthread_join(waiter, NULL);
+	after = thread_prio(st.holder_tid);
+	stop(&hog, 1);
+	sysctl_write(rt, old);
+	__atomic_store_n(&st.release, 1, __ATOMIC_SEQ_CST);
+	pthread_join(holder, NULL);
+	sampler_rt(0);
+	TH_LOG("waiter got the lock after %.3f s (rc %d); holder prio %d boosted, %d after",
+	       st.waited, st.got, boosted, after);
+	EXPECT_EQ(0, st.got);
+	EXPECT_LT(st.waited, 1.5);
+	EXPECT_EQ(-31, boosted);
+	EXPECT_EQ(20, after);
+}
+
+/* A SCHED_DEADLINE task's parameters, through sched_setattr(). */
+static int set_dl(pid_t pid, uint64_t runtime, uint64_t deadline, uint64_t period)
+{
+	struct leap_sched_attr a = {
+		.size = sizeof(a), .sched_policy = SCHED_DEADLINE,
+		.sched_runtime = runtime, .sched_deadline = deadline,
+		.sched_period = period,
+	};
+
+	return sys_sched_setattr(pid, &a, 0);
+}
+
+/*
+ * SCHED_DEADLINE beside LEAP: a DL task with 2 ms every 10 ms gets its
+ * 20% of a CPU while a FIFO hog and an ISO (or, without LEAP, a normal)
+ * hog fill every CPU. The DL task takes its policy before the hogs start
+ * (a task still normal would wait for the realtime throttle's slack);
+ * this process samples at FIFO 50, above the FIFO 40 hogs.
+ */
+TEST(deadline_gets_budget_under_fifo_and_iso)
+{
+	int n = online_cpus(), i, iso = leap_kernel() ? SCHED_ISO : SCHED_OTHER, status = 0;
+	int pfd[2], rc = -1;
+	pid_t pids[129], dl;
+	double d[1];
+
+	ASSERT_LE(n, 64);
+	ASSERT_EQ(0, pipe(pfd));
+	ASSERT_EQ(0, sampler_rt(1));
+	dl = fork();
+	if (dl == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		rc = set_dl(0, 2000000, 10000000, 10000000) ? errno : 0;
+		if (write(pfd[1], &rc, sizeof(rc)) != sizeof(rc) || rc)
+			_exit(1);
+		for (;;)
+			;
+	}
+	ASSERT_LT(0, dl);
+	ASSERT_EQ((ssize_t)sizeof(rc), read(pfd[0], &rc, sizeof(rc)));
+	close(pfd[0]);
+	close(pfd[1]);
+	for (i = 0; i < n; i++) {
+		pids[2 * i] = spinner(SCHED_FIFO, 40, nth_cpu(i));
+		pids[2 * i + 1] = spinner(iso, 0, nth_cpu(i));
+	}
+	pids[2 * n] = dl;
+	usleep(200000);
+	measure(&dl, 1, 2.0, d);
+	status = waitpid(dl, NULL, WNOHANG);
+	stop(pids, 2 * n + 1);
+	sampler_rt(0);
+	TH_LOG("DL task 2/10 ms got %.3f s of CPU in 2 s beside %d FIFO and %d %s hogs",
+	       d[0], n, n, iso == SCHED_ISO ? "ISO" : "normal");
+	ASSERT_EQ(0, rc) TH_LOG("sched_setattr(SCHED_DEADLINE): %s", strerror(rc));
+	ASSERT_EQ(0, status) TH_LOG("the DL task exited");
+	EXPECT_GT(d[0], 0.3);
+	EXPECT_LT(d[0], 0.5);
+}
+
+/*
+ * The realtime throttle's slack is normal work's: a root FIFO hog and an
+ * ISO hog (an unprivileged user's) on one CPU leave a normal task there
+ * part of the 5% that sched_rt_runtime_us (950 ms of 1 s) keeps from
+ * realtime, as EEVDF's fair server does, not nothing. A CPU where normal
+ * tasks never run wedges: its kworkers never run either.
+ */
+TEST(normal_runs_beside_throttled_fifo_and_iso)
+{
+	const char *rt = "/proc/sys/kernel/sched_rt_runtime_us";
+	int cpu = nth_cpu(0), old, iso = leap_kernel() ? SCHED_ISO : SCHED_OTHER;
+	pid_t pids[3];
+	double d[3];
+
+	ASSERT_EQ(0, sampler_rt(1));
+	old = sysctl_read(rt);
+	ASSERT_EQ(0, sysctl_write(rt, 950000));
+	pids[0] = spinner(SCHED_FIFO, 20, cpu);
+	pids[1] = spin_as(iso, 0, 0, cpu, 65534);
+	pids[2] = spinner(SCHED_OTHER, 0, cpu);
+	usleep(300000);
+	measure(pids, 3, 3.0, d);
+	stop(pids, 3);
+	sysctl_write(rt, old);
+	sampler_rt(0);
+	TH_LOG("in 3 s on CPU %d: FIFO %.3f s, %s (nobody) %.3f s, normal %.3f s",
+	       cpu, d[0], iso == SCHED_ISO ? "ISO" : "normal", d[1], d[2]);
+	EXPECT_GT(d[0], 2.5);
+	EXPECT_GT(d[2], 0.02);
+}
+
+/* Bad SCHED_DEADLINE parameters get mainline's errnos. */
+static int unpriv_dl(void)
+{
+	if (set_dl(0, 2000000, 10000000, 10000000) == 0)
+		return 1;
+	return errno == EPERM ? 0 : 2;
+}
+
+TEST(deadline_bad_parameters)
+{
+	struct sched_param sp = { 0 };
+	int status;
+	pid_t pid;
+
+	EXPECT_ERRNO(EINVAL, set_dl(0, 2000000, 0, 10000000));
+	EXPECT_ERRNO(EINVAL, set_dl(0, 20000000, 10000000, 10000000));
+	EXPECT_ERRNO(EINVAL, set_dl(0, 2000000, 10000000, 5000000));
+	EXPECT_ERRNO(EINVAL, set_dl(0, 100, 10000000, 10000000));
+	EXPECT_ERRNO(EINVAL, set_dl(0, 2000000, 1ULL << 63, 0));
+	/* Periods outside sched_deadline_period_{min,max}_us (100 us, 4 s). */
+	EXPECT_ERRNO(EINVAL, set_dl(0, 20000, 50000, 50000));
+	EXPECT_ERRNO(EINVAL, set_dl(0, 2000000, 10000000, 10000000000ULL));
+	EXPECT_EQ(SCHED_OTHER, sched_getscheduler(0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		_exit(unpriv_dl());
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("1: allowed, 2: wrong errno, 3: setuid");
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+}
+
+/*
+ * 500 runnable tasks: every one of them runs within 4 s (none starves in
+ * a long queue), and together they keep every CPU busy.
+ */
+TEST(five_hundred_runnable)
+{
+	enum { N = 500 };
+	int n = online_cpus(), i, idle = 0;
+	pid_t pids[N];
+	double d[N], t0[N], sum = 0, start;
+
+	ASSERT_EQ(0, sampler_rt(1));
+	for (i = 0; i < N; i++) {
+		pids[i] = spinner(SCHED_OTHER, 0, -1);
+		ASSERT_LT(0, pids[i]);
+	}
+	for (i = 0; i < N; i++)
+		t0[i] = cputime(pids[i]);
+	start = now_s(CLOCK_MONOTONIC);
+	usleep(4000000);
+	for (i = 0; i < N; i++) {
+		d[i] = cputime(pids[i]) - t0[i];
+		sum += d[i];
+		idle += d[i] <= 0;
+	}
+	start = now_s(CLOCK_MONOTONIC) - start;
+	stop(pids, N);
+	sampler_rt(0);
+	TH_LOG("%d of %d tasks got no CPU in %.1f s; together %.2f CPU-s of %.2f",
+	       idle, N, start, sum, n * start);
+	EXPECT_EQ(0, idle);
+	EXPECT_GT(sum, 0.8 * n * start);
 }
 
 TEST(wakeup_prompt)

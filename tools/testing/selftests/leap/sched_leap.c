@@ -19,7 +19,12 @@
  *  - SMT: a waking task prefers a fully idle core to an idle sibling of
  *    a busy CPU;
  *  - sched_rr_get_interval() reports the slice: sched_rr_timeslice_ms for
- *    RR, rr_interval for ISO, 0 for FIFO.
+ *    RR, rr_interval for ISO, 0 for FIFO;
+ *  - nice: two hogs on a CPU share it as a model of the deadline rule
+ *    says (d = 1, 5, 10, 19, -5, -10, -20), and so do five nice levels
+ *    together;
+ *  - one global queue: N + 1 and 2N + 1 hogs on N CPUs, one of them
+ *    pinned or none, each get N / (hogs) of a CPU.
  *
  * Spinners are measured with each other's CPU clocks
  * (clock_getcpuclockid()), while this process, at a realtime priority
@@ -87,21 +92,22 @@ static int wait_quiet(long permille, double secs)
 
 /* The tests take up to half a minute: a fixture for a longer timeout. */
 FIXTURE(leap) {};
-FIXTURE_SETUP(leap) {}
-FIXTURE_TEARDOWN(leap) {}
 
 /*
  * Only a kernel without LEAP (no kernel.rr_interval) skips. On LEAP, a
  * missing kernel.iso_cpu or an unreadable debugfs view is a failure.
  */
-#define NEED_LEAP() do {						\
-	if (!leap_kernel())						\
-		SKIP(return, "not a LEAP kernel");			\
-	ASSERT_EQ(0, access("/proc/sys/kernel/iso_cpu", F_OK))		\
-		TH_LOG("LEAP kernel without kernel.iso_cpu");		\
-	ASSERT_LE(0, leap_debug("iso_refractory"))			\
-		TH_LOG("no iso_refractory in " DEBUGFS_LEAP);		\
-} while (0)
+FIXTURE_SETUP(leap)
+{
+	if (!leap_kernel())
+		SKIP(return, "not a LEAP kernel");
+	ASSERT_EQ(0, access("/proc/sys/kernel/iso_cpu", F_OK))
+		TH_LOG("LEAP kernel without kernel.iso_cpu");
+	ASSERT_LE(0, leap_debug("iso_refractory"))
+		TH_LOG("no iso_refractory in " DEBUGFS_LEAP);
+}
+
+FIXTURE_TEARDOWN(leap) {}
 
 /*
  * An ISO hog and a normal hog on every CPU: ISO runs ahead until its use
@@ -114,7 +120,6 @@ TEST_F_TIMEOUT(leap, iso_cap_holds_and_recovers, 90)
 	pid_t pids[128];
 	double d[128], iso = 0, normal = 0, s;
 
-	NEED_LEAP();
 	if (n > 64)
 		n = 64;
 	iso_cpu = sysctl_read("/proc/sys/kernel/iso_cpu");
@@ -172,7 +177,6 @@ TEST_F_TIMEOUT(leap, iso_runs_before_normal, 90)
 {
 	double d[2];
 
-	NEED_LEAP();
 	ASSERT_EQ(0, wait_quiet(50, 10)) TH_LOG("ISO/RT use high before the test");
 	ASSERT_NE(-1, iso_beside_normal(1, d));
 	TH_LOG("ISO %.3f s, normal %.3f s", d[0], d[1]);
@@ -190,7 +194,6 @@ TEST_F_TIMEOUT(leap, rt_global_order, 90)
 	pid_t pids[65];
 	double d[65], least = 1e9;
 
-	NEED_LEAP();
 	if (n < 2)
 		SKIP(return, "needs 2 CPUs");
 	if (n > 64)
@@ -225,7 +228,6 @@ TEST_F_TIMEOUT(leap, rt_throttling, 90)
 	pid_t pids[2];
 	double d[2], s_on, s_off;
 
-	NEED_LEAP();
 	ASSERT_EQ(0, sampler_rt(1));
 	pids[0] = spinner(SCHED_FIFO, 10, nth_cpu(0));
 	pids[1] = spinner(SCHED_OTHER, 0, nth_cpu(0));
@@ -330,7 +332,6 @@ TEST_F_TIMEOUT(leap, iso_capped_per_cpu, 90)
 	struct prober pr;
 	pid_t pids[3];
 
-	NEED_LEAP();
 	iso_cpu = sysctl_read("/proc/sys/kernel/iso_cpu");
 	old = sysctl_read(rt);
 	want = (100 - iso_cpu) / 100.0 - 0.10;
@@ -345,15 +346,16 @@ TEST_F_TIMEOUT(leap, iso_capped_per_cpu, 90)
 	usleep(6000000);
 	measure(pids, 3, 4, d);
 	late = prober_finish(&pr);
-	s_half = d[2] / (d[0] + d[1] + d[2] + 1e-9);
+	s_half = part_of(d[2], d[0] + d[1] + d[2]);
 	ASSERT_EQ(0, sysctl_write(rt, -1));
 	measure(pids, 3, 4, d);
-	s_off = d[2] / (d[0] + d[1] + d[2] + 1e-9);
+	s_off = part_of(d[2], d[0] + d[1] + d[2]);
 	sysctl_write(rt, old);
 	stop(pids, 3);
 	sampler_rt(0);
-	TH_LOG("CPU %d, iso_cpu %d: nice-0 beside 2 ISO hogs %.1f%% (rt runtime 50%%), %.1f%% (-1); FIFO latest %.1f ms",
-	       cpu, iso_cpu, 100 * s_half, 100 * s_off, 1e3 * late);
+	TH_LOG("CPU %d, iso_cpu %d: nice-0 beside 2 ISO hogs %.1f%% (rt runtime 50%%), %.1f%% (-1)",
+	       cpu, iso_cpu, 100 * s_half, 100 * s_off);
+	TH_LOG("FIFO prober's latest wakeup %.1f ms", 1e3 * late);
 	EXPECT_GT(s_half, want);
 	EXPECT_GT(s_off, want);
 	EXPECT_GE(late, 0);
@@ -372,7 +374,6 @@ TEST_F_TIMEOUT(leap, iso_other_cpus_do_not_count, 90)
 	pid_t pids[66];
 	double d[2], s;
 
-	NEED_LEAP();
 	if (n < 2)
 		SKIP(return, "needs 2 CPUs");
 	if (n > 64)
@@ -387,9 +388,10 @@ TEST_F_TIMEOUT(leap, iso_other_cpus_do_not_count, 90)
 	measure(pids, 2, 4, d);
 	stop(pids, k);
 	sampler_rt(0);
-	s = d[0] / (d[0] + d[1] + 1e-9);
-	TH_LOG("user 2's ISO hog beside a nice-0 hog on CPU %d, user 1's ISO on %d other CPUs: %.1f%%",
-	       nth_cpu(0), n - 1, 100 * s);
+	s = part_of(d[0], d[0] + d[1]);
+	TH_LOG("user 2's ISO hog beside a nice-0 hog on CPU %d, user 1's ISO on %d other CPUs:",
+	       nth_cpu(0), n - 1);
+	TH_LOG("user 2's ISO hog got %.1f%%", 100 * s);
 	EXPECT_GT(s, 0.58);
 }
 
@@ -407,8 +409,10 @@ static int cpu_list(const char *path, cpu_set_t *set)
 		buf[0] = 0;
 	fclose(f);
 	for (p = strtok(buf, ",\n"); p; p = strtok(NULL, ",\n")) {
-		if (sscanf(p, "%d-%d", &a, &b) != 2)
-			b = a = atoi(p);
+		if (sscanf(p, "%d-%d", &a, &b) != 2) {
+			a = atoi(p);
+			b = a;
+		}
 		for (; a <= b && a < CPU_SETSIZE; a++)
 			CPU_SET(a, set);
 	}
@@ -428,7 +432,6 @@ TEST_F_TIMEOUT(leap, smt_idle_core_first, 60)
 	pid_t hog, child;
 	int fds[2];
 
-	NEED_LEAP();
 	if (cpu_list("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
 		     &core) < 2 || cpus < 4) {
 		if (getenv("LEAP_EXPECT_SMT"))
@@ -484,7 +487,6 @@ TEST_F_TIMEOUT(leap, rr_interval_reported, 90)
 	struct timespec ts;
 	double want = rr / 1e3;
 
-	NEED_LEAP();
 	ASSERT_EQ(0, sched_setscheduler(0, SCHED_RR, &sp));
 	ASSERT_EQ(0, sched_rr_get_interval(0, &ts));
 	/* Reported in jiffies: within one tick (at most 10 ms). */
@@ -498,6 +500,148 @@ TEST_F_TIMEOUT(leap, rr_interval_reported, 90)
 	ASSERT_EQ(0, sched_rr_get_interval(0, &ts));
 	EXPECT_LT(abs((int)((ts.tv_sec + ts.tv_nsec / 1e9 - want) * 1e6)), 10000);
 	ASSERT_EQ(0, sched_setscheduler(0, SCHED_OTHER, &sp));
+}
+
+/*
+ * The design's ratio of nice level @nice: 128 at nice -20, each level
+ * 10% more (truncated), as kernel/sched/leap.h computes it.
+ */
+static double leap_ratio(int nice)
+{
+	unsigned int r = 128;
+	int i;
+
+	for (i = -20; i < nice; i++)
+		r = r * 11 / 10;
+	return r;
+}
+
+/*
+ * The design's CPU shares of @n hogs of the given nice levels on one CPU:
+ * a model of the rule, earliest deadline first, each slice ending with a
+ * new deadline one span (ratio * slice / 128) after its end. Time is in
+ * slices, so the result holds for any rr_interval and tick (a slice the
+ * tick stretches lengthens the span with it: leap_renew()).
+ */
+static void leap_model(const int *nices, int n, double *share)
+{
+	double t = 0, d[16], run[16] = { 0 };
+	int i, k, best;
+
+	for (i = 0; i < n; i++)
+		d[i] = leap_ratio(nices[i]) / 128;
+	for (k = 0; k < 100000; k++) {
+		for (best = 0, i = 1; i < n; i++)
+			if (d[i] < d[best])
+				best = i;
+		t += 1;
+		run[best] += 1;
+		d[best] = t + leap_ratio(nices[best]) / 128;
+	}
+	for (i = 0; i < n; i++)
+		share[i] = run[i] / k;
+}
+
+/*
+ * Two hogs on one CPU, nice 0 and nice 0 + d, for d = 1, 5, 10, 19 and
+ * (as root) -5, -10, -20: their CPU-time ratio is the design's, within
+ * 25%. The design's ratio is not that of the spans: a hog whose span is
+ * shorter by D slices runs about D slices (rounded up) for each one of
+ * the other's (1 : 34 for nice 0 : 19, 6 : 1 for nice -20 : 0).
+ */
+TEST_F_TIMEOUT(leap, nice_pair_shares, 120)
+{
+	static const int ds[] = { 1, 5, 10, 19, -5, -10, -20 };
+	int cpu = nth_cpu(0);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ds); i++) {
+		struct hog h[2] = {
+			{ .cpu = cpu, .policy = SCHED_OTHER, .seconds = 1.5 },
+			{ .cpu = cpu, .policy = SCHED_OTHER, .nice = ds[i], .seconds = 1.5 },
+		};
+		int nices[2] = { 0, ds[i] };
+		double m[2], want, got;
+
+		leap_model(nices, 2, m);
+		want = m[0] / m[1];
+		ASSERT_EQ(0, hogs_run(h, 2));
+		got = h[0].cpu_time / h[1].cpu_time;
+		TH_LOG("nice 0 vs %d: CPU-time ratio %.2f, design %.2f",
+		       ds[i], got, want);
+		EXPECT_GT(got, want * 0.75);
+		EXPECT_LT(got, want / 0.75);
+	}
+}
+
+/* Five nice levels on one CPU: each share within 25% of the design's. */
+TEST_F_TIMEOUT(leap, nice_five_level_mix, 90)
+{
+	static const int nices[] = { 0, 2, 5, 8, 12 };
+	int cpu = nth_cpu(0), i;
+	struct hog h[5];
+	double sum = 0, m[5];
+
+	leap_model(nices, 5, m);
+	for (i = 0; i < 5; i++)
+		h[i] = (struct hog){ .cpu = cpu, .policy = SCHED_OTHER,
+				     .nice = nices[i], .seconds = 3 };
+	ASSERT_EQ(0, hogs_run(h, 5));
+	for (i = 0; i < 5; i++)
+		sum += h[i].cpu_time;
+	for (i = 0; i < 5; i++) {
+		double got = h[i].cpu_time / sum;
+
+		TH_LOG("nice %2d: %.1f%% of the CPU, design %.1f%%",
+		       nices[i], 100 * got, 100 * m[i]);
+		EXPECT_GT(got, m[i] * 0.75);
+		EXPECT_LT(got, m[i] / 0.75);
+	}
+}
+
+/*
+ * One global queue shares the machine among all its tasks: with N CPUs,
+ * @m hogs (the first @pinned of them pinned to the first CPU) each get
+ * N/m of a CPU, within 20%, when every hog can reach that share.
+ */
+static void global_share(struct __test_metadata *_metadata, int m, int pinned)
+{
+	int n = online_cpus(), i;
+	struct hog h[64];
+	double want = (double)n / m, lo = 1e9, hi = 0;
+
+	ASSERT_LE(m, 64);
+	for (i = 0; i < m; i++)
+		h[i] = (struct hog){ .cpu = i < pinned ? nth_cpu(0) : -1,
+				     .policy = SCHED_OTHER, .seconds = 4 };
+	ASSERT_EQ(0, hogs_run(h, m));
+	for (i = 0; i < m; i++) {
+		double got = h[i].cpu_time / h[i].window;
+
+		lo = got < lo ? got : lo;
+		hi = got > hi ? got : hi;
+		EXPECT_GT(got, want * 0.8) TH_LOG("hog %d%s: %.2f of a CPU",
+						  i, i < pinned ? " (pinned)" : "", got);
+		EXPECT_LT(got, want / 0.8) TH_LOG("hog %d%s: %.2f of a CPU",
+						  i, i < pinned ? " (pinned)" : "", got);
+	}
+	TH_LOG("%d hogs (%d pinned) on %d CPUs: %.2f to %.2f of a CPU each, fair %.2f",
+	       m, pinned, n, lo, hi, want);
+}
+
+TEST_F_TIMEOUT(leap, n_plus_one_hogs_share, 90)
+{
+	global_share(_metadata, online_cpus() + 1, 0);
+}
+
+TEST_F_TIMEOUT(leap, two_n_plus_one_hogs_share, 90)
+{
+	global_share(_metadata, 2 * online_cpus() + 1, 0);
+}
+
+TEST_F_TIMEOUT(leap, n_plus_one_hogs_one_pinned_share, 90)
+{
+	global_share(_metadata, online_cpus() + 1, 1);
 }
 
 TEST_HARNESS_MAIN

@@ -10,6 +10,7 @@
  */
 #include "leap_util.h"
 #include <pwd.h>
+#include <sys/mman.h>
 #include "../kselftest_harness.h"
 
 static void reset_normal(void)
@@ -188,12 +189,87 @@ TEST(reset_on_fork)
 	reset_normal();
 }
 
-TEST(yield)
+/*
+ * Two tasks of @policy (@prio) pinned to one CPU each append their id to
+ * a shared log and yield, @n times. Return the share of log entries that
+ * differ from the one before: near 1 when each yield hands the CPU to the
+ * other, near 0 when a yield does nothing and the tick alone switches.
+ * This process samples at FIFO 50 meanwhile, so the two cannot lock it
+ * out on a one-CPU machine; -1 if a task could not be set up or the
+ * two never both got to run (exit 3).
+ */
+static double yield_alternation(int policy, int prio, int n)
 {
-	int i;
+	struct sched_param sp = { .sched_priority = prio };
+	int cpu = nth_cpu(0), i, k, changes = 0, bad = 0, status;
+	char *log = mmap(NULL, 2 * n + 64, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int *next, *ready;
+	pid_t pids[2];
+	double t0;
 
-	for (i = 0; i < 100; i++)
-		ASSERT_EQ(0, sched_yield());
+	if (log == MAP_FAILED)
+		return -1;
+	next = (int *)log;
+	ready = next + 1;
+	log += 64;
+	if (sampler_rt(1))
+		return -1;
+	for (k = 0; k < 2; k++) {
+		pids[k] = fork();
+		if (pids[k] == 0) {
+			if (pin_to(0, cpu) || sched_setscheduler(0, policy, &sp))
+				_exit(1);
+			/*
+			 * Wait for the other, yielding so that it gets the
+			 * CPU to set itself up; give up after 5 s so that a
+			 * yield that does nothing fails the test, not hangs it.
+			 */
+			__atomic_add_fetch(ready, 1, __ATOMIC_SEQ_CST);
+			t0 = now_s(CLOCK_MONOTONIC);
+			while (__atomic_load_n(ready, __ATOMIC_SEQ_CST) < 2) {
+				sched_yield();
+				if (now_s(CLOCK_MONOTONIC) - t0 > 5)
+					_exit(3);
+			}
+			for (i = 0; i < n; i++) {
+				log[__atomic_fetch_add(next, 1, __ATOMIC_SEQ_CST)] = 'a' + k;
+				if (sched_yield())
+					_exit(2);
+			}
+			_exit(0);
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		if (pids[k] < 0 || waitpid(pids[k], &status, 0) != pids[k] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			bad = 1;
+	}
+	sampler_rt(0);
+	for (i = 1; i < 2 * n; i++)
+		changes += log[i] != log[i - 1];
+	munmap(log - 64, 2 * n + 64);
+	return bad ? -1 : (double)changes / (2 * n - 1);
+}
+
+/* Two FIFO tasks of one priority on one CPU take turns at each yield. */
+TEST(yield_fifo_alternates)
+{
+	double alt = yield_alternation(SCHED_FIFO, 10, 2000);
+
+	TH_LOG("%.1f%% of the log entries alternate", 100 * alt);
+	ASSERT_LE(0, alt);
+	EXPECT_GT(alt, 0.95);
+}
+
+/* A normal task's yield lets its peer on the same CPU run. */
+TEST(yield_normal_lets_peer_run)
+{
+	double alt = yield_alternation(SCHED_OTHER, 0, 2000);
+
+	TH_LOG("%.1f%% of the log entries alternate", 100 * alt);
+	ASSERT_LE(0, alt);
+	EXPECT_GT(alt, 0.8);
 }
 
 /* The task's policy and priority, to check that a failed call changed nothing. */
@@ -205,13 +281,6 @@ static int policy_now(int *prio)
 	*prio = sp.sched_priority;
 	return sched_getscheduler(0);
 }
-
-#define EXPECT_ERRNO(err, call) do {					\
-	errno = 0;							\
-	EXPECT_EQ(-1, (call));						\
-	EXPECT_EQ(err, errno) TH_LOG(#call ": errno %d (%s), wanted %d",\
-				     errno, strerror(errno), err);	\
-} while (0)
 
 TEST(bad_input_errno)
 {
@@ -267,6 +336,84 @@ TEST(bad_input_errno)
 	EXPECT_EQ(SCHED_RR, pol);
 	EXPECT_EQ(10, prio);
 	reset_normal();
+}
+
+static int unpriv_setattr_negative_nice(void)
+{
+	struct leap_sched_attr a = { .size = sizeof(a), .sched_nice = -5 };
+
+	if (sys_sched_setattr(0, &a, 0) == 0)
+		return 1;
+	if (errno != EPERM)
+		return 2;
+	if (getpriority(PRIO_PROCESS, 0) != 0)
+		return 3;
+	return 0;
+}
+
+static int as_nobody(int rtprio, int (*fn)(void));
+
+/*
+ * The sched_setattr() size protocol, nice clamping, and the affinity
+ * calls' length checks, with mainline's errnos.
+ */
+TEST(bad_input_setattr_affinity)
+{
+	struct {
+		struct leap_sched_attr a;
+		uint64_t tail[2];
+	} big;
+	struct leap_sched_attr a;
+	unsigned long mask[16];
+
+	/* A larger attr than the kernel knows: E2BIG unless the tail is 0. */
+	memset(&big, 0, sizeof(big));
+	big.a.size = sizeof(big);
+	big.a.sched_policy = SCHED_OTHER;
+	big.tail[1] = 1;
+	EXPECT_ERRNO(E2BIG, sys_sched_setattr(0, &big, 0));
+	EXPECT_EQ(sizeof(struct leap_sched_attr), big.a.size)
+		TH_LOG("kernel reports its attr size");
+	memset(&big, 0, sizeof(big));
+	big.a.size = sizeof(big);
+	big.a.sched_policy = SCHED_OTHER;
+	big.a.sched_nice = 3;
+	EXPECT_EQ(0, sys_sched_setattr(0, &big, 0)) TH_LOG("zero tail refused");
+	EXPECT_EQ(3, getpriority(PRIO_PROCESS, 0));
+	/* Size 0 means the first version of the struct. */
+	memset(&a, 0, sizeof(a));
+	a.sched_policy = SCHED_OTHER;
+	a.sched_nice = 4;
+	EXPECT_EQ(0, sys_sched_setattr(0, &a, 0)) TH_LOG("size 0 refused");
+	EXPECT_EQ(4, getpriority(PRIO_PROCESS, 0));
+	/* A page and more: E2BIG. */
+	a.size = 8192;
+	EXPECT_ERRNO(E2BIG, sys_sched_setattr(0, &a, 0));
+	/* Out-of-range nice values are clamped, not refused. */
+	a.size = sizeof(a);
+	a.sched_nice = 30;
+	EXPECT_EQ(0, sys_sched_setattr(0, &a, 0));
+	EXPECT_EQ(19, getpriority(PRIO_PROCESS, 0));
+	a.sched_nice = -30;
+	EXPECT_EQ(0, sys_sched_setattr(0, &a, 0));
+	EXPECT_EQ(-20, getpriority(PRIO_PROCESS, 0));
+	memset(&a, 0, sizeof(a));
+	ASSERT_EQ(0, sys_sched_getattr(0, &a, sizeof(a), 0));
+	EXPECT_EQ(-20, a.sched_nice);
+	reset_normal();
+	/* Unprivileged: a lower nice through setattr is EPERM. */
+	EXPECT_EQ(0, as_nobody(0, unpriv_setattr_negative_nice))
+		TH_LOG("1: allowed, 2: wrong errno, 3: nice changed");
+	/* getaffinity: a length short of nr_cpu_ids bits, or not whole longs. */
+	EXPECT_ERRNO(EINVAL, syscall(SYS_sched_getaffinity, 0, 0, mask));
+	EXPECT_ERRNO(EINVAL, syscall(SYS_sched_getaffinity, 0, 4, mask));
+	EXPECT_LT(0, syscall(SYS_sched_getaffinity, 0, sizeof(mask), mask));
+	EXPECT_ERRNO(EFAULT, syscall(SYS_sched_getaffinity, 0, sizeof(mask), NULL));
+	/* setaffinity: no CPU at all, or a bad pointer. */
+	memset(mask, 0, sizeof(mask));
+	EXPECT_ERRNO(EINVAL, syscall(SYS_sched_setaffinity, 0, sizeof(mask), mask));
+	EXPECT_ERRNO(EFAULT, syscall(SYS_sched_setaffinity, 0, sizeof(mask), NULL));
+	EXPECT_ERRNO(ESRCH, syscall(SYS_sched_setaffinity, 0x3fffffff, sizeof(mask), mask));
 }
 
 TEST(affinity_without_online_cpu)
