@@ -16,6 +16,8 @@ fail proves nothing.
   nextkey    insert forgets to update the predecessor's copy of the next key
   findorder  skiplist_find_first() lets a later segment's match win
   findstop   skiplist_find_first() stops at the first match of any segment
+  none       no bug: the control, built and run as the mutants are, which
+             must pass (else a mutant's failure proves nothing)
 """
 import os
 import sys
@@ -33,15 +35,16 @@ MUTANTS = {
 name, top, out = sys.argv[1:4]
 h = open(os.path.join(top, "include/linux/skiplist.h")).read()
 c = open(os.path.join(top, "kernel/sched/skiplist.c")).read()
-where, old, new = MUTANTS[name]
-src = h if where == "h" else c
-if src.count(old) != 1:
-    sys.exit("mutate.py: pattern for %s not found once" % name)
-src = src.replace(old, new)
-if where == "h":
-    h = src
-else:
-    c = src
+if name != "none":
+    where, old, new = MUTANTS[name]
+    src = h if where == "h" else c
+    if src.count(old) != 1:
+        sys.exit("mutate.py: pattern for %s not found once" % name)
+    src = src.replace(old, new)
+    if where == "h":
+        h = src
+    else:
+        c = src
 os.makedirs(os.path.join(out, "linux"), exist_ok=True)
 open(os.path.join(out, "linux/skiplist.h"), "w").write(h)
 open(os.path.join(out, "skiplist.c"), "w").write(c)

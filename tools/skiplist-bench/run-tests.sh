@@ -49,10 +49,23 @@ tap "benchmark smoke run: 5 structures x 2 sizes" \
 	sh -c "'$B/bench' -r 3 -n 16,256 | grep -c '\"struct\"' | grep -qx 10"
 
 # Negative controls: broken copies of the skip list (generated in $B by
-# mutate.py) must fail.
+# mutate.py) must fail, and fail by the oracle's verdict: exit 1 with a
+# "not ok" run, not a timeout (124), a missing binary (127) or a crash.
+# The unmutated copy built the same way (mutant-none) must pass the same
+# runs, or the mutants' failures prove nothing.
+MUTANT_RUNS="-o 200000 1 8 3 512 4 4096"
+tap "fuzz passes the unmutated control copy of the skip list (mutant-none)" \
+	timeout 60 "$B/mutant-none/fuzz" $MUTANT_RUNS
+
+killed() {	# killed NAME: the oracle rejects mutant NAME (exit 1, not ok)
+	timeout 60 "$B/mutant-$1/fuzz" $MUTANT_RUNS >"$log/mutant-$1.out" 2>&1
+	rc=$?
+	cat "$log/mutant-$1.out"
+	echo "# exit status $rc"
+	[ $rc = 1 ] && grep -q '^not ok' "$log/mutant-$1.out"
+}
 for m in fifo shrink prev nextkey findorder findstop; do
-	tap "fuzz catches the '$m' mutant of the skip list" \
-		sh -c "! timeout 60 '$B/mutant-$m/fuzz' -o 200000 1 8 3 512 4 4096"
+	tap "fuzz's oracle rejects the '$m' mutant of the skip list (exit 1)" killed $m
 done
 
 exit $failed
