@@ -538,7 +538,11 @@ static int waker_runs(int policy, int cpu, double secs)
 /*
  * SCHED_BATCH never preempts a running normal task: next to a nice-0 hog,
  * a BATCH task that sleeps 200 us at a time runs far less often than a
- * SCHED_OTHER one doing the same, which preempts the hog at each wakeup.
+ * SCHED_OTHER one doing the same, which preempts the hog at each wakeup
+ * (on LEAP: at the first tick 1 ms after the hog was picked). At HZ=250
+ * that tick comes every 4 ms and BATCH's turn every 6-8 ms, so the bound
+ * is 70% (HZ=1000: 146 against 564; HZ=250: 126 against 251; a BATCH
+ * task that preempted would run as often as the other).
  */
 TEST(batch_never_preempts)
 {
@@ -552,7 +556,7 @@ TEST(batch_never_preempts)
 	       other, batch);
 	ASSERT_LT(0, other);
 	ASSERT_LE(0, batch);
-	EXPECT_LT(batch, other / 2);
+	EXPECT_LT(batch * 10, other * 7);
 }
 
 /* A PI mutex, and what its holder does. */
