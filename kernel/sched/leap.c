@@ -504,8 +504,8 @@ static void leap_wake_tick(struct rq *rq)
  * close to where @p last ran; else, if @preempt and @p may preempt
  * (BATCH and IDLE never do), the CPU running the latest key, if later
  * than @p's. A CPU whose realtime runtime is used up is no victim for a
- * realtime task, and the first victim for any other if it runs a
- * realtime one: it runs other work first. Idle CPUs rank by
+ * realtime or ISO task, and the first victim for any other if it runs a
+ * realtime or ISO one: it runs other work first. Idle CPUs rank by
  * leap_idle_rank().
  * A CPU with a reschedule already pending is left out: it will pick the
  * best task anyway, and a second task needs a second CPU.
