@@ -166,11 +166,12 @@ static void skiplist_test_fifo_ties(struct kunit *test)
 	static const unsigned long ids[] = { 5, 1, 3, 7, 0, 2, 4, 6, 9, 8 };
 	unsigned int n = ARRAY_SIZE(keys);
 	struct item *items = alloc_items(test, 64);
-	unsigned long all[64];
+	unsigned long *all = kunit_kcalloc(test, 64, sizeof(*all), GFP_KERNEL);
 	struct skiplist sl;
 	u64 rnd = SEED;
 	unsigned int i;
 
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, all);
 	skiplist_init(&sl);
 	insert_keys(test, &sl, items, keys, n, &rnd);
 	expect_ids(test, &sl, ids, n);
@@ -447,26 +448,27 @@ static void skiplist_test_find_first(struct kunit *test)
 	bool *match = kunit_kcalloc(test, n, sizeof(*match), GFP_KERNEL);
 	struct find_arg fa = { .match = match, .items = items };
 	unsigned int i, a, b;
-	struct skiplist sl;
+	struct skiplist *sl = kunit_kzalloc(test, sizeof(*sl), GFP_KERNEL);
 	u64 rnd = SEED;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, match);
-	skiplist_init(&sl);
-	KUNIT_EXPECT_NULL(test, skiplist_find_first(&sl, find_pred, &fa));
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sl);
+	skiplist_init(sl);
+	KUNIT_EXPECT_NULL(test, skiplist_find_first(sl, find_pred, &fa));
 	/* keys = id / 2: pairs of equal keys, id order = key order */
 	for (i = 0; i < n; i++)
-		KUNIT_ASSERT_TRUE(test, skiplist_insert(&sl, &items[i].node, i / 2,
+		KUNIT_ASSERT_TRUE(test, skiplist_insert(sl, &items[i].node, i / 2,
 							skiplist_rand_next(&rnd)));
-	check_list(test, &sl);
+	check_list(test, sl);
 
 	fa.calls = 0;
-	KUNIT_EXPECT_NULL(test, skiplist_find_first(&sl, find_pred, &fa));
+	KUNIT_EXPECT_NULL(test, skiplist_find_first(sl, find_pred, &fa));
 	KUNIT_EXPECT_EQ(test, fa.calls, n);	/* each node tested once */
 
 	for (a = 0; a < n; a += 7) {
 		/* one match at a */
 		match[a] = true;
-		KUNIT_EXPECT_PTR_EQ(test, skiplist_find_first(&sl, find_pred, &fa),
+		KUNIT_EXPECT_PTR_EQ(test, skiplist_find_first(sl, find_pred, &fa),
 				    &items[a].node);
 		/* and a second one, after a or before it */
 		for (b = 0; b < n; b += 37) {
@@ -474,7 +476,7 @@ static void skiplist_test_find_first(struct kunit *test)
 				continue;
 			match[b] = true;
 			KUNIT_EXPECT_PTR_EQ(test,
-					    skiplist_find_first(&sl, find_pred, &fa),
+					    skiplist_find_first(sl, find_pred, &fa),
 					    &items[min(a, b)].node);
 			match[b] = false;
 		}
@@ -485,23 +487,23 @@ static void skiplist_test_find_first(struct kunit *test)
 	for (a = 0; a < n; a += 13) {
 		for (i = a; i < n; i++)
 			match[i] = true;
-		KUNIT_EXPECT_PTR_EQ(test, skiplist_find_first(&sl, find_pred, &fa),
+		KUNIT_EXPECT_PTR_EQ(test, skiplist_find_first(sl, find_pred, &fa),
 				    &items[a].node);
 		memset(match, 0, n * sizeof(*match));
 	}
 
 	/* a short list is walked in order */
 	for (i = 50; i < n; i++)
-		KUNIT_ASSERT_TRUE(test, skiplist_del(&sl, &items[i].node));
+		KUNIT_ASSERT_TRUE(test, skiplist_del(sl, &items[i].node));
 	for (a = 0; a < 50; a += 7) {
 		match[a] = true;
 		match[49] = true;
-		KUNIT_EXPECT_PTR_EQ(test, skiplist_find_first(&sl, find_pred, &fa),
+		KUNIT_EXPECT_PTR_EQ(test, skiplist_find_first(sl, find_pred, &fa),
 				    &items[a].node);
 		memset(match, 0, n * sizeof(*match));
 	}
 	fa.calls = 0;
-	KUNIT_EXPECT_NULL(test, skiplist_find_first(&sl, find_pred, &fa));
+	KUNIT_EXPECT_NULL(test, skiplist_find_first(sl, find_pred, &fa));
 	KUNIT_EXPECT_EQ(test, fa.calls, 50U);
 }
 
