@@ -602,7 +602,9 @@ TEST_F_TIMEOUT(leap, nice_five_level_mix, 90)
 /*
  * One global queue shares the machine among all its tasks: with N CPUs,
  * @m hogs (the first @pinned of them pinned to the first CPU) each get
- * N/m of a CPU, within 20%, when every hog can reach that share.
+ * N/m of a CPU, within 20%, when every hog can reach that share. Over
+ * 10 s: in 4 s windows, 17 hogs on 8 vCPUs under TCG (2 host cores)
+ * spread 0.37-0.62 of a CPU around 0.47, in 10 s 0.40-0.53.
  */
 static void global_share(struct __test_metadata *_metadata, int m, int pinned)
 {
@@ -613,7 +615,7 @@ static void global_share(struct __test_metadata *_metadata, int m, int pinned)
 	ASSERT_LE(m, 64);
 	for (i = 0; i < m; i++)
 		h[i] = (struct hog){ .cpu = i < pinned ? nth_cpu(0) : -1,
-				     .policy = SCHED_OTHER, .seconds = 4 };
+				     .policy = SCHED_OTHER, .seconds = 10 };
 	ASSERT_EQ(0, hogs_run(h, m));
 	for (i = 0; i < m; i++) {
 		double got = h[i].cpu_time / h[i].window;
