@@ -33,6 +33,15 @@
  *    task has had LEAP_WAKEUP_GRAN_NS since it was picked: without that,
  *    every message in a pipe or socket storm (hackbench) cost two
  *    context switches.
+ *  - light wakeup: a NORMAL (or refractory ISO) task that wakes while
+ *    its average run between sleeps, against its average sleep, is no
+ *    more than its nice-weighted share of the CPUs (leap_light()) is
+ *    queued at niffies - LEAP_LIGHT_LEAD_NS plus the span of its
+ *    average run: before every busy task, and among light tasks by
+ *    wakeup plus expected run. So it waits for the wakeup granularity
+ *    and the light tasks ahead, not for the busy ones, however many;
+ *    those keep what the light tasks leave, shared by deadline as
+ *    before. The averages cost four u64 a task.
  *  - realtime: FIFO never expires, RR rotates every sched_rr_timeslice
  *    (kernel.sched_rr_timeslice_ms, as on mainline), ISO every
  *    rr_interval; a realtime task preempted by a smaller key goes back to
@@ -67,9 +76,10 @@
  * (O(level of the node)); pick O(1) when the first task may run here,
  * else O(k) for k tasks skipped (tasks that may not run on this CPU;
  * twice that on a realtime-throttled CPU); wakeup placement O(number of
- * CPUs). A CPU's ISO refractory change re-keys the queued ISO tasks
- * accounted to it, through its own list: O(those tasks), a few times in
- * a 5 s window. The idle sweep is O(CPUs) every LEAP_SWEEP_NS.
+ * CPUs), to which the light test adds O(1). A CPU's ISO refractory change
+ * re-keys the queued ISO tasks accounted to it, through its own list:
+ * O(those tasks), a few times in a 5 s window. The idle sweep is O(CPUs)
+ * every LEAP_SWEEP_NS.
  * Nothing allocates on enqueue, dequeue or pick: the list node is in
  * task_struct.
  *
@@ -134,6 +144,7 @@ static int sysctl_leap_iso_cpu = LEAP_ISO_CPU_DEF;
  *		another list if its affinity changed
  * @moving:	leap_move() is moving a queued task's accounting: its
  *		enqueue needs no CPU found for it
+ * @nr:		LEAP tasks runnable (queued or running), for leap_light()
  */
 static struct leap_queue {
 	struct skiplist	list;
@@ -142,6 +153,7 @@ static struct leap_queue {
 	u64		swept;
 	struct skiplist	*saved;
 	bool		moving;
+	unsigned int	nr;
 } leap_q;
 
 static inline struct task_struct *leap_task_of(const struct skiplist_node *node)
@@ -638,8 +650,42 @@ static bool leap_idle_turn_over(struct rq *rq, struct task_struct *curr)
 }
 
 /*
+ * @p woke, or its slice renewed, at @now with @nr LEAP tasks runnable (it
+ * included): if it uses no more than its share of the CPUs (leap_light(),
+ * with its run since it woke as its burst if that is longer), its
+ * deadline becomes @now - LEAP_LIGHT_LEAD_NS plus the span of its burst
+ * (leap_run_span(), as a busy task's deadline is the span of a slice),
+ * unless it is earlier already: before the deadline of every task that
+ * renewed its slice in the last LEAP_LIGHT_LEAD_NS, so that it runs at
+ * the next preemption point however many busy tasks are queued, and
+ * among light tasks by wakeup time plus expected run, so that the
+ * shortest runs go first. At a renewal only
+ * within its first slice's worth of run since it woke: a light key lasts
+ * at most the rest of the slice it woke with and one more. A task that
+ * sleeps little or runs long is not light: its share, not its habits,
+ * bounds what it gets. NORMAL (and ISO, which runs as NORMAL when
+ * refractory) only: BATCH and IDLE keep their rules. O(1).
+ */
+static void leap_place_light(struct task_struct *p, u64 now, unsigned int nr)
+{
+	u64 burst = max(p->leap.burst, p->leap.awake), key;
+
+	if (leap_rt(p) || (p->policy != SCHED_NORMAL && p->policy != SCHED_ISO))
+		return;
+	if (p->leap.awake >= leap_slice_ns(p))
+		return;
+	if (!leap_light(burst, p->leap.sleep, nr, num_active_cpus(), p->prio))
+		return;
+	key = max_t(u64, now, LEAP_LIGHT_LEAD_NS + LEAP_ISO_KEY + 1) -
+	      LEAP_LIGHT_LEAD_NS + leap_run_span(p->prio, burst);
+	if (key < p->leap.deadline)
+		p->leap.deadline = key;
+}
+
+/*
  * Charge the running task for the time since the last update. Return
- * true if its slice ran out, and so it got a new one and a later deadline.
+ * true if its slice ran out, and so it got a new one and a new deadline
+ * (a later one, unless it is light).
  */
 static bool leap_charge(struct rq *rq)
 {
@@ -652,6 +698,7 @@ static bool leap_charge(struct rq *rq)
 	if (delta <= 0)
 		return false;
 	leap_account(rq, curr, delta);
+	curr->leap.awake = min_t(u64, curr->leap.awake + delta, LEAP_LIGHT_CAP_NS);
 	if (!leap_has_slice(curr))
 		return false;
 	curr->leap.time_slice -= delta;
@@ -659,6 +706,7 @@ static bool leap_charge(struct rq *rq)
 	    !leap_idle_turn_over(rq, curr))
 		return false;
 	leap_renew(curr, leap_clock(rq));
+	leap_place_light(curr, leap_clock(rq), leap_q.nr);
 	if (rq->leap.curr == curr) {
 		rq->leap.renewed = true;
 		WRITE_ONCE(rq->leap.curr_key, leap_task_key(curr));
@@ -737,17 +785,22 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	/* Woken from an uninterruptible sleep: it may hold what others need. */
 	if ((flags & ENQUEUE_WAKEUP) && p->sched_contributes_to_load)
 		p->leap.woke_held = true;
+	if (flags & ENQUEUE_WAKEUP)
+		p->leap.sleep = leap_avg(p->leap.sleep, now - p->leap.slept);
 	if (p->leap.time_slice < LEAP_RESCHED_NS)
 		leap_renew(p, now);
 	else if (p->leap.prio != p->prio)
 		leap_new_deadline(p, now);
 	leap_lift(p, now);
+	if (flags & ENQUEUE_WAKEUP)
+		leap_place_light(p, now, leap_q.nr + 1);
 	/* Its CPU's ISO window, up to date before the key is taken. */
 	if (p->policy == SCHED_ISO)
 		leap_iso_check(rq, now);
 
 	p->leap.on_rq = true;
 	rq->leap.nr_running++;
+	leap_q.nr++;
 	/*
 	 * Kept on the list by the change: it keeps its place if its key and
 	 * its list (affinity) did not change; on another list with the same
@@ -811,15 +864,23 @@ static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 		SCHED_WARN_ON(leap_q.saved);
 		leap_q.saved = leap_list_of(p);
 	}
-	if (flags & DEQUEUE_SLEEP)
+	if (flags & DEQUEUE_SLEEP) {
+		/* Its run since the last tick belongs to this burst. */
+		if (task_current(rq, p))
+			leap_charge(rq);
 		p->leap.woke_held = false;
+		p->leap.burst = leap_avg(p->leap.burst, p->leap.awake);
+		p->leap.awake = 0;
+		p->leap.slept = leap_clock(rq);
+	}
 	/* BATCH: a new deadline at every deschedule. */
 	if ((flags & DEQUEUE_SLEEP) && p->policy == SCHED_BATCH)
 		leap_new_deadline(p, leap_q.niffies);
 
 	p->leap.on_rq = false;
-	SCHED_WARN_ON(!rq->leap.nr_running);
+	SCHED_WARN_ON(!rq->leap.nr_running || !leap_q.nr);
 	rq->leap.nr_running--;
+	leap_q.nr--;
 	sub_nr_running(rq, 1);
 	return true;
 }

@@ -16,16 +16,21 @@
  *
  * niffies is LEAP's monotonic nanosecond clock and the ratio grows by 10%
  * a nice level from 128 at nice -20, so that a nice 0 task's deadline is
- * 6.5 rr_intervals away and a nice 19 task's 40. A deadline is at least
- * one rr_interval (1 ms) ahead of niffies, so far above every realtime
- * key. A SCHED_IDLE task's deadline lies twice the nice 19 span ahead
- * (leap_idle_span()): it sorts after every task that renewed its deadline
- * since, so it runs only when nothing else wants the CPU, except for a
- * short turn once its deadline is the earliest; that turn is what keeps
- * an IDLE task that holds a lock from hanging the tasks waiting for it.
+ * 6.5 rr_intervals away and a nice 19 task's 40. A NORMAL or refractory
+ * ISO task that wakes while it uses no more than its share of the CPUs
+ * (leap_light()) gets niffies - LEAP_LIGHT_LEAD_NS plus the span of its
+ * average run instead (if earlier), for the rest of its slice and at
+ * most one more: before every busy task, and among light tasks in the
+ * order of wakeup plus expected run. Every deadline is above
+ * LEAP_ISO_KEY, so after every realtime key. A SCHED_IDLE task's
+ * deadline lies twice the nice 19 span ahead (leap_idle_span()): it
+ * sorts after every task that renewed its deadline since, so it runs
+ * only when nothing else wants the CPU, except for a short turn once its
+ * deadline is the earliest; that turn is what keeps an IDLE task that
+ * holds a lock from hanging the tasks waiting for it.
  * niffies counts from boot and stays below 2^60 for 36 years.
  *
- * Cost: every helper here is O(1) and does no division but by 128.
+ * Cost: every helper here is O(1) and does no division but by 128 and 4.
  *
  * Locking: struct leap_rq is protected by the global runqueue lock
  * (leap_rq_lock); curr_key is also read without it, as a hint, by
@@ -67,6 +72,19 @@ struct task_struct;
  * whole slice: enough to release a lock or handle a signal.
  */
 #define LEAP_IDLE_RUN_NS	NSEC_PER_MSEC
+
+/*
+ * The run and sleep lengths that leap_light() averages are capped at
+ * this: one long spell moves the averages, and their products with a
+ * task count cannot overflow.
+ */
+#define LEAP_LIGHT_CAP_NS	NSEC_PER_SEC
+
+/*
+ * A light task's key at wakeup lies this far before LEAP's clock: before
+ * the deadline of every busy task that renewed its slice in that time.
+ */
+#define LEAP_LIGHT_LEAD_NS	(10 * NSEC_PER_SEC)
 
 /* The key of a SCHED_ISO task that is not refractory: after every RT prio. */
 #define LEAP_ISO_KEY		((u64)MAX_RT_PRIO)
@@ -244,6 +262,57 @@ static inline u64 leap_sticky_key(u64 key, unsigned int rr_ms)
 	u64 off = (u64)rr_ms * NSEC_PER_MSEC;
 
 	return key > SKIPLIST_KEY_MAX - off ? SKIPLIST_KEY_MAX : key + off;
+}
+
+/**
+ * leap_avg - the moving average of run or sleep lengths
+ * @avg:	the average so far, ns; 0 before the first sample
+ * @sample:	the new length, ns
+ *
+ * Each new length weighs a quarter: a task that changes its habits is
+ * judged by its new ones after a few sleeps.
+ *
+ * Return: @sample if @avg is 0, else (3 * @avg + @sample) / 4, with
+ * @sample capped at LEAP_LIGHT_CAP_NS.
+ */
+static inline u64 leap_avg(u64 avg, u64 sample)
+{
+	sample = min_t(u64, sample, LEAP_LIGHT_CAP_NS);
+	if (!avg)
+		return sample;
+	return (3 * avg + sample) / 4;
+}
+
+/**
+ * leap_light - does a task use less than its share of the CPUs?
+ * @burst:	its average CPU time from a wakeup to a sleep, ns
+ * @sleep:	its average sleep, ns (0: it has not slept yet)
+ * @nr:		the LEAP tasks runnable, this one included
+ * @ncpus:	the CPUs they share
+ * @prio:	its prio, MAX_RT_PRIO .. MAX_PRIO - 1
+ *
+ * A task that runs @burst and sleeps @sleep in turn uses the fraction
+ * @burst / (@burst + @sleep) of a CPU. Its share, with @nr runnable
+ * tasks on @ncpus CPUs, is @ncpus / @nr for nice 0 (all of a CPU while
+ * there are no more tasks than CPUs), and smaller by its prio ratio for
+ * a higher nice level: 836 / leap_prio_ratios[nice + 20] of that. No
+ * overflow: both averages are at most LEAP_LIGHT_CAP_NS (10^9), @nr is
+ * taken as at most 2^20, ratios are below 2^13, @ncpus below 2^16.
+ *
+ * Return: true if it has slept and its fraction is at most its share.
+ */
+static inline bool leap_light(u64 burst, u64 sleep, unsigned int nr,
+			      unsigned int ncpus, int prio)
+{
+	int i = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
+
+	if (!sleep)
+		return false;
+	if (nr <= ncpus)
+		return true;
+	nr = min(nr, 1U << 20);
+	return burst * nr * leap_prio_ratios[i] <=
+	       (burst + sleep) * ncpus * leap_prio_ratios[NICE_WIDTH / 2];
 }
 
 #define normal_sched_class	leap_sched_class

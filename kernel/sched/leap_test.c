@@ -178,6 +178,48 @@ static void leap_test_sticky(struct kunit *test)
 			KEY(SCHED_IDLE, 1000 + leap_idle_span(6)));
 }
 
+/* The moving average: the first sample, then a quarter's weight; capped. */
+static void leap_test_avg(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, leap_avg(0, 1000), 1000ULL);
+	KUNIT_EXPECT_EQ(test, leap_avg(1000, 2000), 1250ULL);
+	KUNIT_EXPECT_EQ(test, leap_avg(1000, 0), 750ULL);
+	KUNIT_EXPECT_EQ(test, leap_avg(0, ~0ULL), LEAP_LIGHT_CAP_NS);
+	KUNIT_EXPECT_EQ(test, leap_avg(LEAP_LIGHT_CAP_NS, ~0ULL), LEAP_LIGHT_CAP_NS);
+}
+
+/*
+ * Light: it has slept, and its fraction of a CPU is at most its share,
+ * which is smaller at a higher nice level.
+ */
+static void leap_test_light(struct kunit *test)
+{
+	int p0 = NICE_TO_PRIO(0), p19 = NICE_TO_PRIO(19), pm20 = NICE_TO_PRIO(-20);
+	u64 cap = LEAP_LIGHT_CAP_NS;
+
+	KUNIT_EXPECT_FALSE(test, leap_light(100, 0, 40, 2, p0));
+	/* No more tasks than CPUs: all light. */
+	KUNIT_EXPECT_TRUE(test, leap_light(cap, 1, 2, 2, p19));
+	/* 50 us a 10 ms sleep (0.5%), share 2 / 40 (5%). */
+	KUNIT_EXPECT_TRUE(test, leap_light(50000, 10000000, 40, 2, p0));
+	/* 1 / (1 + 19) is exactly 2 / 40; 1 / (1 + 18) is more. */
+	KUNIT_EXPECT_TRUE(test, leap_light(1, 19, 40, 2, p0));
+	KUNIT_EXPECT_FALSE(test, leap_light(1, 18, 40, 2, p0));
+	/* Nice 19's share is 836 / 5089 of that: 0.82%. */
+	KUNIT_EXPECT_TRUE(test, leap_light(8, 992, 40, 2, p19));
+	KUNIT_EXPECT_FALSE(test, leap_light(9, 991, 40, 2, p19));
+	/* Nice -20's is 836 / 128 times: 32.7%. */
+	KUNIT_EXPECT_TRUE(test, leap_light(32, 68, 40, 2, pm20));
+	KUNIT_EXPECT_FALSE(test, leap_light(33, 67, 40, 2, pm20));
+	/* A hog that sleeps a little is not light under load. */
+	KUNIT_EXPECT_FALSE(test, leap_light(6000000, 100000, 3, 2, p0));
+	/* The largest values: no overflow either way. */
+	KUNIT_EXPECT_TRUE(test, leap_light(1, cap, ~0U, 1, p19));
+	KUNIT_EXPECT_FALSE(test, leap_light(cap, cap, ~0U, 8192, p19));
+	KUNIT_EXPECT_TRUE(test, leap_light(cap, cap, 16384, 8192, p0));
+	KUNIT_EXPECT_FALSE(test, leap_light(cap, cap, 16384, 8192, p19));
+}
+
 static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_ratios),
 	KUNIT_CASE(leap_test_span_each_nice),
@@ -187,6 +229,8 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_rt_iso_keys),
 	KUNIT_CASE(leap_test_iso_cap),
 	KUNIT_CASE(leap_test_sticky),
+	KUNIT_CASE(leap_test_avg),
+	KUNIT_CASE(leap_test_light),
 	{}
 };
 

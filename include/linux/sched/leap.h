@@ -39,6 +39,11 @@
  * @woke_held:	woken from an uninterruptible sleep, and neither slept
  *		nor used up a slice since: it may hold what others wait for
  * @iso_node:	on task_rq()'s list of queued SCHED_ISO tasks, if one
+ * @awake:	CPU time since it last woke, ns (at most LEAP_LIGHT_CAP_NS)
+ * @burst:	CPU time from a wakeup to the next sleep, ns: a moving
+ *		average over its last sleeps
+ * @sleep:	time asleep per sleep, ns: a moving average
+ * @slept:	LEAP's clock when it last went to sleep
  */
 struct sched_leap_entity {
 	struct skiplist_node	node ____cacheline_aligned;
@@ -49,6 +54,10 @@ struct sched_leap_entity {
 	bool			lifted;
 	bool			woke_held;
 	struct list_head	iso_node;
+	u64			awake;
+	u64			burst;
+	u64			sleep;
+	u64			slept;
 };
 
 /**
@@ -69,6 +78,10 @@ static inline void init_leap_entity(struct sched_leap_entity *le)
 	le->lifted = false;
 	le->woke_held = false;
 	INIT_LIST_HEAD(&le->iso_node);
+	le->awake = 0;
+	le->burst = 0;
+	le->sleep = 0;
+	le->slept = 0;
 }
 
 #endif /* CONFIG_SCHED_LEAP */
