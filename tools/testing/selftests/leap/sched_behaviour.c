@@ -19,7 +19,13 @@
  *  - a waking task on an idle machine runs promptly;
  *  - a task queued while every CPU it may use is busy reaches one whose
  *    normal task is past its slice promptly, also when that CPU is a
- *    nohz_full one whose tick had stopped, and the task a BATCH one.
+ *    nohz_full one whose tick had stopped, and the task a BATCH one;
+ *  - tasks that wake often do not starve a hog, nor it them: among 20
+ *    light periodic tasks each gets what it asks for, and a nice-0 hog
+ *    among them or among 20 wakers that each want half a CPU gets its
+ *    share, a 21st;
+ *  - no task waits long: with 4 hogs and 10 light periodic tasks on one
+ *    CPU, none waits more than MIX_WAIT_MAX to run.
  */
 #include "leap_util.h"
 #include "../kselftest_harness.h"
@@ -889,6 +895,169 @@ TEST(wakeup_prompt)
 	TH_LOG("median wakeup overshoot %.3f ms (work unit %.3f ms)",
 	       slept[10] * 1e3, work * 1e3);
 	EXPECT_LT(slept[10], 0.005 + 5 * work);
+}
+
+/*
+ * One task of a mix on one CPU: a hog (@period 0) or a periodic task that
+ * spins @work seconds of its own CPU time every @period (if it falls
+ * behind, it still sleeps @period - @work after its work). Each reports
+ * its CPU time, and the longest time it waited to run: between two reads
+ * of the clock while it spins, or from when its period began to when it
+ * woke.
+ */
+struct mixer {
+	double work, period;
+	double cpu, wait;
+};
+
+static void mixer_child(struct mixer *m, int cpu, double t0, double secs, int fd)
+{
+	double end = t0 + secs, next = t0, t, last, c0;
+	struct timespec ts;
+
+	if (pin_to(0, cpu))
+		_exit(1);
+	while (now_s(CLOCK_MONOTONIC) < t0)
+		usleep(1000);
+	c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	last = now_s(CLOCK_MONOTONIC);
+	while (last < end) {
+		double w0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+
+		/* Spin: a hog to the end, a periodic task for its work. */
+		do {
+			t = now_s(CLOCK_MONOTONIC);
+			if (t - last > m->wait)
+				m->wait = t - last;
+			last = t;
+		} while (t < end && (!m->period ||
+			 now_s(CLOCK_THREAD_CPUTIME_ID) - w0 < m->work));
+		if (!m->period || t >= end)
+			break;
+		/* Behind its periods, it still sleeps the rest of one. */
+		next += m->period;
+		if (next <= t)
+			next = t + m->period - m->work;
+		ts.tv_sec = (time_t)next;
+		ts.tv_nsec = (long)((next - ts.tv_sec) * 1e9);
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		last = now_s(CLOCK_MONOTONIC);
+		if (last - next > m->wait)
+			m->wait = last - next;
+	}
+	m->cpu = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+	_exit(write(fd, m, sizeof(*m)) != sizeof(*m));
+}
+
+/* Run the @n tasks of @m together on @cpu for @secs; 0 or -1. */
+static int mix_run(struct mixer *m, int n, int cpu, double secs)
+{
+	double t0 = now_s(CLOCK_MONOTONIC) + 0.2;
+	int fds[2], i, status, err = 0;
+	pid_t pids[64];
+
+	if (n > 64 || pipe(fds))
+		return -1;
+	for (i = 0; i < n; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(fds[0]);
+			mixer_child(&m[i], cpu, t0 + i / 1000.0, secs, fds[1]);
+		}
+		if (pids[i] < 0)
+			err = -1;
+	}
+	close(fds[1]);
+	/* The children finish in any order: each result says which it is. */
+	for (i = 0; i < n && !err; i++) {
+		struct mixer r;
+
+		if (read(fds[0], &r, sizeof(r)) != sizeof(r))
+			err = -1;
+		else
+			m[i] = r;
+	}
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			waitpid(pids[i], &status, 0);
+	close(fds[0]);
+	return err;
+}
+
+/*
+ * A nice-0 hog on one CPU with 20 periodic tasks. Light ones (0.5 ms of
+ * work every 20 ms, half the CPU together) must each get at least 0.8 of
+ * what they ask for, and the hog at least half its share, a 21st, of the
+ * CPU time the 21 tasks got (shares of what they got: the emulator's
+ * host may take some of the CPU from the whole guest). Wakers that each
+ * want 4 ms every 8 ms (half a CPU each, ten CPUs' worth together) are
+ * not light: the hog must keep half its share against them too. A
+ * scheduler that put every wakeup first would give the hog almost
+ * nothing; one that let a hog run on would starve the light tasks.
+ */
+TEST(hog_keeps_share_among_wakers)
+{
+	static const double work[2] = { 0.0005, 0.004 }, period[2] = { 0.02, 0.008 };
+	const double secs = 3.0, want = 0.5 / 21;
+	int cpu = nth_cpu(0), k, i, hog;
+
+	for (k = 0; k < 2; k++) {
+		struct mixer m[21] = { { 0 } };
+		double wakers = 0, least = secs;
+
+		for (i = 1; i < 21; i++)
+			m[i] = (struct mixer){ .work = work[k], .period = period[k] };
+		ASSERT_EQ(0, mix_run(m, 21, cpu, secs));
+		for (i = 0, hog = -1; i < 21; i++) {
+			if (!m[i].period) {
+				hog = i;
+				continue;
+			}
+			wakers += m[i].cpu;
+			if (m[i].cpu < least)
+				least = m[i].cpu;
+		}
+		/* The hog is the result with no period. */
+		ASSERT_GE(hog, 0);
+		TH_LOG("%s wakers: hog %.1f%% of the CPU time (bound %.1f%%), least waker %.3f s",
+		       k ? "heavy" : "light", 100 * m[hog].cpu / (m[hog].cpu + wakers),
+		       100 * want, least);
+		EXPECT_GT(m[hog].cpu / (m[hog].cpu + wakers), want);
+		if (!k)
+			EXPECT_GT(least, 0.8 * work[k] * secs / period[k]);
+	}
+}
+
+/*
+ * Starvation freedom: 4 nice-0 hogs and 10 light periodic tasks (1 ms of
+ * work every 20 ms) on one CPU for 4 s. LEAP's bound: a hog waits for the
+ * other hogs' slices, (4 - 1) * rr_interval plus a tick each (30 ms at
+ * 6 ms and HZ 250), stretched by the light tasks' half of the CPU to
+ * 60 ms; a light task, for the wakeup granularity and a tick (5 ms) and
+ * the other light tasks' work (10 ms). EEVDF's are shorter. The check
+ * allows MIX_WAIT_MAX, eight times the longest, for the emulator's
+ * stalls; a task that starves waits the whole run.
+ */
+#define MIX_WAIT_MAX	0.5
+
+TEST(no_task_starves_in_a_mix)
+{
+	struct mixer m[14] = { { 0 } };
+	int cpu = nth_cpu(0), i;
+	double worst = 0;
+
+	for (i = 4; i < 14; i++)
+		m[i] = (struct mixer){ .work = 0.001, .period = 0.02 };
+	ASSERT_EQ(0, mix_run(m, 14, cpu, 4.0));
+	for (i = 0; i < 14; i++) {
+		TH_LOG("%s: CPU %.3f s, longest wait %.1f ms",
+		       m[i].period ? "periodic" : "hog", m[i].cpu, 1e3 * m[i].wait);
+		if (m[i].wait > worst)
+			worst = m[i].wait;
+		EXPECT_GT(m[i].cpu, 0);
+	}
+	EXPECT_LT(worst, MIX_WAIT_MAX);
 }
 
 TEST_HARNESS_MAIN
