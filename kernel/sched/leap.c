@@ -35,13 +35,14 @@
  *    context switches.
  *  - light wakeup: a NORMAL (or refractory ISO) task that wakes while
  *    its average run between sleeps, against its average sleep, is no
- *    more than its nice-weighted share of the CPUs (leap_light()) is
- *    queued at niffies - LEAP_LIGHT_LEAD_NS plus the span of its
- *    average run: before every busy task, and among light tasks by
- *    wakeup plus expected run. So it waits for the wakeup granularity
- *    and the light tasks ahead, not for the busy ones, however many;
- *    those keep what the light tasks leave, shared by deadline as
- *    before. The averages cost four u64 a task.
+ *    more than its nice-weighted share of the CPUs it may use
+ *    (leap_light()) is queued at niffies - leap_light_lead() plus the
+ *    span of its average run: before every busy task a round robin
+ *    leaves behind, and among light tasks by wakeup plus expected run.
+ *    So it waits for the wakeup granularity and the light tasks ahead,
+ *    not for the busy ones, however many; those keep what the light
+ *    tasks leave, shared by deadline as before, and one that light
+ *    tasks kept waiting longer than the lead goes first. The averages cost four u64 a task.
  *  - realtime: FIFO never expires, RR rotates every sched_rr_timeslice
  *    (kernel.sched_rr_timeslice_ms, as on mainline), ISO every
  *    rr_interval; a realtime task preempted by a smaller key goes back to
@@ -651,15 +652,18 @@ static bool leap_idle_turn_over(struct rq *rq, struct task_struct *curr)
 
 /*
  * @p woke, or its slice renewed, at @now with @nr LEAP tasks runnable (it
- * included): if it uses no more than its share of the CPUs (leap_light(),
- * with its run since it woke as its burst if that is longer), its
- * deadline becomes @now - LEAP_LIGHT_LEAD_NS plus the span of its burst
- * (leap_run_span(), as a busy task's deadline is the span of a slice),
- * unless it is earlier already: before the deadline of every task that
- * renewed its slice in the last LEAP_LIGHT_LEAD_NS, so that it runs at
- * the next preemption point however many busy tasks are queued, and
- * among light tasks by wakeup time plus expected run, so that the
- * shortest runs go first. At a renewal only
+ * included): if it uses no more than its share of the CPUs it may run on
+ * (leap_light(), over the active CPUs in its affinity mask: a task pinned
+ * to one CPU shares that one, however many there are; with its run since
+ * it woke as its burst if that is longer), its deadline becomes @now -
+ * leap_light_lead() plus the span of its burst (leap_run_span(), as a
+ * busy task's deadline is the span of a slice), unless it is earlier
+ * already: before the deadline of every busy task that a round robin of
+ * the runnable tasks left behind, so that it runs at the next preemption
+ * point however many busy tasks are queued, and among light tasks by
+ * wakeup time plus expected run, so that the shortest runs go first. A
+ * busy task that light tasks kept waiting longer than the lead goes
+ * first: together they cannot starve it. At a renewal only
  * within its first slice's worth of run since it woke: a light key lasts
  * at most the rest of the slice it woke with and one more. A task that
  * sleeps little or runs long is not light: its share, not its habits,
@@ -668,16 +672,19 @@ static bool leap_idle_turn_over(struct rq *rq, struct task_struct *curr)
  */
 static void leap_place_light(struct task_struct *p, u64 now, unsigned int nr)
 {
-	u64 burst = max(p->leap.burst, p->leap.awake), key;
+	u64 burst = max(p->leap.burst, p->leap.awake), key, lead;
+	unsigned int ncpus;
 
 	if (leap_rt(p) || (p->policy != SCHED_NORMAL && p->policy != SCHED_ISO))
 		return;
 	if (p->leap.awake >= leap_slice_ns(p))
 		return;
-	if (!leap_light(burst, p->leap.sleep, nr, num_active_cpus(), p->prio))
+	ncpus = min_t(unsigned int, num_active_cpus(), p->nr_cpus_allowed);
+	if (!leap_light(burst, p->leap.sleep, nr, ncpus, p->prio))
 		return;
-	key = max_t(u64, now, LEAP_LIGHT_LEAD_NS + LEAP_ISO_KEY + 1) -
-	      LEAP_LIGHT_LEAD_NS + leap_run_span(p->prio, burst);
+	lead = leap_light_lead(nr, ncpus, leap_rr_ms());
+	key = max_t(u64, now, lead + LEAP_ISO_KEY + 1) - lead +
+	      leap_run_span(p->prio, burst);
 	if (key < p->leap.deadline)
 		p->leap.deadline = key;
 }

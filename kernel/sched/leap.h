@@ -18,10 +18,11 @@
  * a nice level from 128 at nice -20, so that a nice 0 task's deadline is
  * 6.5 rr_intervals away and a nice 19 task's 40. A NORMAL or refractory
  * ISO task that wakes while it uses no more than its share of the CPUs
- * (leap_light()) gets niffies - LEAP_LIGHT_LEAD_NS plus the span of its
- * average run instead (if earlier), for the rest of its slice and at
- * most one more: before every busy task, and among light tasks in the
- * order of wakeup plus expected run. Every deadline is above
+ * it may use (leap_light()) gets niffies - leap_light_lead() plus the
+ * span of its average run instead (if earlier), for the rest of its
+ * slice and at most one more: before every busy task a round robin
+ * leaves behind, and among light tasks in the order of wakeup plus
+ * expected run. Every deadline is above
  * LEAP_ISO_KEY, so after every realtime key. A SCHED_IDLE task's
  * deadline lies twice the nice 19 span ahead (leap_idle_span()): it
  * sorts after every task that renewed its deadline since, so it runs
@@ -80,11 +81,8 @@ struct task_struct;
  */
 #define LEAP_LIGHT_CAP_NS	NSEC_PER_SEC
 
-/*
- * A light task's key at wakeup lies this far before LEAP's clock: before
- * the deadline of every busy task that renewed its slice in that time.
- */
-#define LEAP_LIGHT_LEAD_NS	(10 * NSEC_PER_SEC)
+/* The most leap_light_lead() gives, with thousands of tasks a CPU. */
+#define LEAP_LIGHT_LEAD_MAX_NS	(10 * NSEC_PER_SEC)
 
 /* The key of a SCHED_ISO task that is not refractory: after every RT prio. */
 #define LEAP_ISO_KEY		((u64)MAX_RT_PRIO)
@@ -288,7 +286,7 @@ static inline u64 leap_avg(u64 avg, u64 sample)
  * @burst:	its average CPU time from a wakeup to a sleep, ns
  * @sleep:	its average sleep, ns (0: it has not slept yet)
  * @nr:		the LEAP tasks runnable, this one included
- * @ncpus:	the CPUs they share
+ * @ncpus:	the CPUs it may run on (the active ones in its affinity)
  * @prio:	its prio, MAX_RT_PRIO .. MAX_PRIO - 1
  *
  * A task that runs @burst and sleeps @sleep in turn uses the fraction
@@ -313,6 +311,37 @@ static inline bool leap_light(u64 burst, u64 sleep, unsigned int nr,
 	nr = min(nr, 1U << 20);
 	return burst * nr * leap_prio_ratios[i] <=
 	       (burst + sleep) * ncpus * leap_prio_ratios[NICE_WIDTH / 2];
+}
+
+/**
+ * leap_light_lead - how far before LEAP's clock a light task's key lies
+ * @nr:		the LEAP tasks runnable, the light one included
+ * @ncpus:	the CPUs it may run on, at least 1
+ * @rr_ms:	rr_interval in ms, LEAP_RR_INTERVAL_MIN .. _MAX
+ *
+ * A busy task whose slice renews waits for the slices of the others,
+ * about rr_interval for each runnable task per CPU, so its deadline, one
+ * span after the renewal, lies at most that much in the past when its
+ * turn comes. A light key lies twice that plus a nice-0 span before the
+ * clock: before every busy deadline a round robin leaves behind, so
+ * light tasks go first under any load of busy tasks. A busy task kept
+ * from its CPUs longer than that (by light tasks that together want
+ * more than the CPUs) goes before the light tasks that wake after: that
+ * bounds what light tasks can take from busy ones. No overflow: @nr is
+ * taken as at most 2^20, @rr_ms is at most 1000.
+ *
+ * Return: 2 * @nr * @rr_ms ms / @ncpus plus leap_deadline_span() at nice
+ * 0, at most LEAP_LIGHT_LEAD_MAX_NS.
+ */
+static inline u64 leap_light_lead(unsigned int nr, unsigned int ncpus,
+				  unsigned int rr_ms)
+{
+	u64 lead;
+
+	nr = min(nr, 1U << 20);
+	lead = 2ULL * nr * rr_ms * NSEC_PER_MSEC / max(ncpus, 1U) +
+	       leap_deadline_span(NICE_TO_PRIO(0), rr_ms);
+	return min_t(u64, lead, LEAP_LIGHT_LEAD_MAX_NS);
 }
 
 #define normal_sched_class	leap_sched_class

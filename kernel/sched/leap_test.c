@@ -220,6 +220,30 @@ static void leap_test_light(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, leap_light(cap, cap, 16384, 8192, p19));
 }
 
+/*
+ * The light lead: two round robins of the runnable tasks per CPU plus a
+ * nice-0 span, at most LEAP_LIGHT_LEAD_MAX_NS.
+ */
+static void leap_test_light_lead(struct kunit *test)
+{
+	u64 span = leap_deadline_span(NICE_TO_PRIO(0), 6);
+
+	/* 21 tasks on 1 CPU at 6 ms: 252 ms + 39.1875 ms. */
+	KUNIT_EXPECT_EQ(test, span, 39187500ULL);
+	KUNIT_EXPECT_EQ(test, leap_light_lead(21, 1, 6), 291187500ULL);
+	/* 40 tasks on 2 CPUs: 240 ms + the span. */
+	KUNIT_EXPECT_EQ(test, leap_light_lead(40, 2, 6), 240000000ULL + span);
+	/* More tasks a CPU, a longer lead; more CPUs, a shorter one. */
+	KUNIT_EXPECT_LT(test, leap_light_lead(40, 2, 6), leap_light_lead(41, 2, 6));
+	KUNIT_EXPECT_GT(test, leap_light_lead(40, 2, 6), leap_light_lead(40, 4, 6));
+	/* No CPU count is taken as one; the largest values are capped. */
+	KUNIT_EXPECT_EQ(test, leap_light_lead(21, 0, 6), leap_light_lead(21, 1, 6));
+	KUNIT_EXPECT_EQ(test, leap_light_lead(~0U, 1, LEAP_RR_INTERVAL_MAX),
+			(u64)LEAP_LIGHT_LEAD_MAX_NS);
+	KUNIT_EXPECT_EQ(test, leap_light_lead(1U << 20, 1, 6),
+			(u64)LEAP_LIGHT_LEAD_MAX_NS);
+}
+
 static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_ratios),
 	KUNIT_CASE(leap_test_span_each_nice),
@@ -231,6 +255,7 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_sticky),
 	KUNIT_CASE(leap_test_avg),
 	KUNIT_CASE(leap_test_light),
+	KUNIT_CASE(leap_test_light_lead),
 	{}
 };
 
