@@ -42,7 +42,8 @@
  *    So it waits for the wakeup granularity and the light tasks ahead,
  *    not for the busy ones, however many; those keep what the light
  *    tasks leave, shared by deadline as before, and one that light
- *    tasks kept waiting longer than the lead goes first. The averages cost four u64 a task.
+ *    tasks kept waiting longer than the lead goes first. The averages
+ *    cost four u64 a task.
  *  - realtime: FIFO never expires, RR rotates every sched_rr_timeslice
  *    (kernel.sched_rr_timeslice_ms, as on mainline), ISO every
  *    rr_interval; a realtime task preempted by a smaller key goes back to
