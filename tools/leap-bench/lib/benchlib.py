@@ -8,6 +8,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 
@@ -39,13 +40,64 @@ def read_steal():
         return None
 
 
-def config_hash():
-    """sha256[:16] of /proc/config.gz's text, or None without it."""
+def read_config(path=None):
+    """The running kernel's config text and where it came from:
+    /proc/config.gz, else `path` (the build's .config, given by ab-run),
+    else /boot/config-RELEASE; (None, "none") without any."""
     try:
-        with gzip.open("/proc/config.gz", "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()[:16]
+        with gzip.open("/proc/config.gz", "rt") as fh:
+            return fh.read(), "/proc/config.gz"
+    except OSError:
+        pass
+    for f in (path, f"/boot/config-{os.uname().release}"):
+        if f and os.path.isfile(f):
+            with open(f) as fh:
+                return fh.read(), f
+    return None, "none"
+
+
+# Options that belong to the choice of scheduler, not to the machine: the
+# scheduler patches add them (LEAP, BORE, Project C) or hide them (group
+# scheduling, core scheduling, uclamp, autogroup, NUMA balancing and
+# sched_ext depend on the mainline class). The rest of the config must be
+# the same for every kernel of a comparison.
+SCHED_OPTS = re.compile(r"^(# )?CONFIG_(SCHED_\w+|SKIPLIST\w*|LEAP\w*|UCLAMP\w*|"
+                        r"FAIR_GROUP_SCHED|RT_GROUP_SCHED|CFS_BANDWIDTH|GROUP_SCHED_\w+|"
+                        r"EXT_GROUP_SCHED|NUMA_BALANCING\w*|LOCALVERSION\w*)[ =]")
+
+
+def config_facts(text):
+    """{hash, base_hash, flavor, sched_options} of a config text: hash of
+    all of it, hash without the scheduler's own options (SCHED_OPTS), the
+    workbench flavour (kasan, debug = lockdep, else perf) and the
+    scheduler options that are set."""
+    if not text:
+        return {"hash": None, "base_hash": None, "flavor": None, "sched_options": []}
+    lines = [ln.strip() for ln in text.splitlines()]
+    opts = [ln for ln in lines if ln.startswith("CONFIG_")]
+    base = [ln for ln in lines if ln and (ln.startswith("CONFIG_") or ln.endswith("is not set"))
+            and not SCHED_OPTS.match(ln)]
+    setopts = set(opts)
+    flavor = "kasan" if "CONFIG_KASAN=y" in setopts else \
+        "debug" if "CONFIG_PROVE_LOCKING=y" in setopts else "perf"
+    return {"hash": hashlib.sha256(text.encode()).hexdigest()[:16],
+            "base_hash": hashlib.sha256("\n".join(sorted(base)).encode()).hexdigest()[:16],
+            "flavor": flavor,
+            "sched_options": sorted(ln for ln in opts if SCHED_OPTS.match(ln)
+                                    and re.match(r"CONFIG_(SCHED_(LEAP|BORE|ALT|PDS|BMQ|EEVDF)"
+                                                 r")=y", ln))}
+
+
+def tree_version(src):
+    """VERSION.PATCHLEVEL.SUBLEVEL of a Linux source tree's Makefile."""
+    try:
+        with open(os.path.join(src, "Makefile")) as fh:
+            head = fh.read(2000)
     except OSError:
         return None
+    v = [re.search(rf"^{k}\s*=\s*(\d*)", head, re.M) for k in
+         ("VERSION", "PATCHLEVEL", "SUBLEVEL")]
+    return ".".join(m.group(1) for m in v if m and m.group(1)) or None
 
 
 def file_hash(path):
@@ -53,15 +105,50 @@ def file_hash(path):
         return hashlib.sha256(fh.read()).hexdigest()[:16]
 
 
-def detect_scheduler():
-    """The booted kernel's CPU scheduler, told by the sysctls it adds."""
-    if os.path.exists("/proc/sys/kernel/rr_interval"):
-        return "LEAP"
-    if os.path.exists("/proc/sys/kernel/sched_bore"):
-        return "EEVDF+BORE"
-    if os.path.exists("/proc/sys/kernel/yield_type"):
-        return "Project C"
-    return "EEVDF"
+def detect_scheduler(config_text=None):
+    """The booted kernel's CPU scheduler, told by the kernel itself: the
+    sysctls each scheduler adds (LEAP: rr_interval and iso_cpu; BORE:
+    sched_bore; Project C: yield_type), its config (CONFIG_SCHED_LEAP,
+    CONFIG_SCHED_BORE, CONFIG_SCHED_ALT with CONFIG_SCHED_PDS/BMQ), else
+    EEVDF. Returns (name, evidence)."""
+    ev = []
+    sysctl = lambda f: os.path.exists(f"/proc/sys/kernel/{f}")  # noqa: E731
+    cfg = set((config_text or "").splitlines())
+    if sysctl("rr_interval") and sysctl("iso_cpu"):
+        ev.append("sysctl kernel.rr_interval and kernel.iso_cpu")
+    if "CONFIG_SCHED_LEAP=y" in cfg:
+        ev.append("CONFIG_SCHED_LEAP=y")
+    if ev:
+        return "LEAP", ev
+    if sysctl("sched_bore"):
+        ev.append("sysctl kernel.sched_bore")
+    if "CONFIG_SCHED_BORE=y" in cfg:
+        ev.append("CONFIG_SCHED_BORE=y")
+    if ev:
+        return "EEVDF+BORE", ev
+    if sysctl("yield_type"):
+        ev.append("sysctl kernel.yield_type")
+    for o in ("ALT", "PDS", "BMQ"):
+        if f"CONFIG_SCHED_{o}=y" in cfg:
+            ev.append(f"CONFIG_SCHED_{o}=y")
+    if ev:
+        return ("Project C BMQ" if "CONFIG_SCHED_BMQ=y" in ev else
+                "Project C PDS" if "CONFIG_SCHED_PDS=y" in ev else "Project C"), ev
+    return "EEVDF", ["none of the above" + ("" if cfg else " (no config to read)")]
+
+
+DEFAULT_LABEL = {"LEAP": "leap", "EEVDF": "eevdf", "EEVDF+BORE": "bore",
+                 "Project C PDS": "pds", "Project C BMQ": "bmq", "Project C": "prjc"}
+
+
+def expected_scheduler(label):
+    """The scheduler a label names (its first word: stock, eevdf,
+    mainline; leap; bore; pds, bmq, prjc), or None for a label that names
+    none (then nothing is checked)."""
+    word = re.split(r"[-_.+]", label.lower())[0]
+    return {"stock": "EEVDF", "eevdf": "EEVDF", "mainline": "EEVDF", "leap": "LEAP",
+            "bore": "EEVDF+BORE", "pds": "Project C PDS", "bmq": "Project C BMQ",
+            "prjc": "Project C"}.get(word)
 
 
 def load_results(paths):

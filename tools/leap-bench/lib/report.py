@@ -142,6 +142,61 @@ def verdict(ratio, lo, hi, better, floor, nmin=2):
     return "better" if (up == (better == "higher")) else "worse"
 
 
+def like_with_like(by, labels, warnings):
+    """Check that every column is the kernel its label says and that the
+    columns differ in the scheduler only. Returns (errors, table rows)."""
+    import benchlib as bl
+    errors, table = [], []
+    for lab in labels:
+        exp = bl.expected_scheduler(lab)
+        scheds = sorted({str(r.get("scheduler")) for r in by[lab]})
+        for r in by[lab]:
+            got = str(r.get("scheduler"))
+            if exp and not (got == exp or (exp == "Project C" and got.startswith("Project C"))):
+                errors.append(f"label '{lab}' ({r.get('tag', '')}, {r.get('_file', '?')}) "
+                              f"names {exp}, but that kernel runs {got} (told by: "
+                              f"{'; '.join(r.get('scheduler_evidence') or ['?'])}): the image "
+                              "is not the kernel its label says")
+        if len(scheds) > 1:
+            errors.append(f"label '{lab}': its boots ran different schedulers: {scheds}")
+        full = sorted({str(r.get("config_hash")) for r in by[lab]})
+        if len(full) > 1:
+            errors.append(f"label '{lab}': its boots ran different configs: {full}")
+        if not exp:
+            warnings.append(f"label '{lab}' names no scheduler (stock/eevdf, leap, bore, pds, "
+                            f"bmq, prjc): its scheduler ({', '.join(scheds)}) is not checked "
+                            "against it")
+        r0 = by[lab][0]
+        table.append({"label": lab, "expected": exp, "scheduler": ", ".join(scheds),
+                      "evidence": "; ".join(r0.get("scheduler_evidence") or ["-"]),
+                      "flavor": r0.get("config_flavor"), "base_hash": r0.get("config_base_hash"),
+                      "sched_options": " ".join(r0.get("config_sched_options") or []) or "-",
+                      "cpus": r0.get("cpus"), "profile": r0.get("profile"),
+                      "scale": r0.get("scale"), "kbuild_source": r0.get("kbuild_source")})
+    runs = [r for lab in labels for r in by[lab]]
+    for key, what in (("cpus", "CPU count"), ("profile", "profile"), ("scale", "scale"),
+                      ("reps", "samples per workload"),
+                      ("config_flavor", "config flavour (debug/perf/kasan)"),
+                      ("config_base_hash", "config beyond the scheduler's own options"),
+                      ("kbuild_source", "kernel source of the make -j workload")):
+        vals, missing = {}, []
+        for r in runs:
+            v = r.get(key)
+            if v in (None, "unknown"):
+                missing.append(f"{r['label']} {r.get('tag', '')}".strip())
+                continue
+            vals.setdefault(str(v), set()).add(r["label"])
+        if missing and key in ("config_flavor", "config_base_hash"):
+            warnings.append(f"no {key} in {', '.join(missing)} (no config could be read, "
+                            "or results from before 2026-11-25): not checked for them")
+        if len(vals) > 1:
+            errors.append(f"the kernels differ in {what}: " + "; ".join(
+                f"{v}: {', '.join(sorted(ls))}" for v, ls in sorted(vals.items()))
+                + " (like with like: same CPUs, profile, scale, flavour and config but "
+                "the scheduler)")
+    return errors, table
+
+
 def run_order_key(r):
     return (r.get("tag", ""), r.get("started", ""))
 
@@ -167,11 +222,8 @@ def build(results, baseline=None, order=None):
           for lab in labels}
 
     warnings = []
-    for key in ("profile", "scale", "cpus", "reps"):
-        vals = {str(r.get(key)) for r in results}
-        if len(vals) > 1:
-            warnings.append(f"runs differ in {key}: {sorted(vals)}; ratios compare unlike runs")
-    hashes = {lab: sorted({r.get("config_hash") for r in by[lab]}) for lab in labels}
+    errors, like = like_with_like(by, labels, warnings)
+    hashes = {lab: sorted({str(r.get("config_hash")) for r in by[lab]}) for lab in labels}
 
     runs_meta = []
     for lab in labels:
@@ -221,9 +273,11 @@ def build(results, baseline=None, order=None):
             continue
         row = {"workload": wl, "metric": m, "unit": unit, "better": better,
                "median": {}, "runs": {}, "samples": {}, "ratio": {}}
+        row["boot_medians"] = {}
         for lab in labels:
             flat = [x for rr in runs[lab] for x in rr]
             row["median"][lab] = float(np.median(flat)) if flat else None
+            row["boot_medians"][lab] = [float(np.median(rr)) for rr in runs[lab] if len(rr)]
             row["runs"][lab] = len(runs[lab])
             row["samples"][lab] = len(flat)
         h1, h2, how = split_aa(runs[baseline])
@@ -260,7 +314,7 @@ def build(results, baseline=None, order=None):
                     dists.setdefault(f"{wl}:{d}", {}).setdefault(lab, []).extend(
                         x for q in qs for x in q)
     return {"schema": "leap-bench-report/1", "baseline": baseline, "labels": labels,
-            "config_hashes": hashes, "bootstrap": {"resamples": B, "seed": SEED},
+            "errors": errors, "like_with_like": like, "config_hashes": hashes, "bootstrap": {"resamples": B, "seed": SEED},
             "runs": runs_meta, "warnings": warnings, "rows": rows, "_dists": dists}
 
 
@@ -304,6 +358,27 @@ def markdown(rep, title, plots):
                  f"{r['config_hash']} | {r['profile']} | {r['scale']} | {r['seconds']} | "
                  f"{r['steal_ticks']} | {', '.join(r['failed']) or '-'} |")
     L.append("")
+    L.append("## Like with like")
+    L.append("")
+    L.append("What each kernel is, told by the kernel itself (its sysctls and config), "
+             "checked against the label; the config's hash leaves out the scheduler's own "
+             "options and must be the same for all.")
+    L.append("")
+    L.append("| label | label names | scheduler (from the kernel) | evidence | flavour | "
+             "config minus scheduler | scheduler options | CPUs | profile | scale |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|")
+    for t in rep.get("like_with_like", []):
+        L.append(f"| {t['label']} | {t['expected'] or '(none)'} | {t['scheduler']} | "
+                 f"{t['evidence']} | {t['flavor']} | {t['base_hash']} | {t['sched_options']} | "
+                 f"{t['cpus']} | {t['profile']} | {t['scale']} |")
+    L.append("")
+    if rep.get("errors"):
+        L.append("## ERRORS: the columns are not like with like")
+        L.append("")
+        L += [f"- **{e}**" for e in rep["errors"]]
+        L.append("")
+        L.append("The ratios below compare unlike kernels or runs; do not use them.")
+        L.append("")
     if rep["warnings"]:
         L.append("## Warnings")
         L.append("")
@@ -334,8 +409,13 @@ def markdown(rep, title, plots):
         L.append("")
         for o in others:
             v = [r["ratio"][o]["verdict"] for r in rep["rows"] if r["ratio"].get(o)]
+            m = len([x for x in v if x != "n/a"])
             L.append(f"- {o}: {v.count('better')} metrics better, {v.count('worse')} worse, "
-                     f"{v.count('~')} without a difference beyond the noise, of {len(v)}.")
+                     f"{v.count('~')} without a difference beyond the noise, of {len(v)}. "
+                     f"Of the {m} with a verdict, about {0.05 * m:.1f} would fall outside "
+                     "their 95% interval by chance alone if the kernels did not differ at "
+                     "all (fewer get a verdict, which also needs the noise floor; metrics "
+                     "of one workload move together, so chance verdicts come in clumps).")
         inside = [r for r in rep["rows"] if r["aa"]]
         if inside:
             ok = sum(1 for r in inside if r["aa"]["lo"] <= 1.0 <= r["aa"]["hi"])
@@ -456,6 +536,60 @@ def plot_cdfs(rep, path):
     return True
 
 
+FAMILIES = ("hackbench", "perf-messaging", "perf-pipe", "cyclictest", "kbuild", "frame",
+            "wakelat", "pingpong", "pinned-crowd")
+
+
+def family(workload):
+    for f in FAMILIES:
+        if workload.startswith(f):
+            return f
+    return workload.split("-")[0]
+
+
+def plot_families(rep, outdir):
+    """One PNG a workload family (family-NAME.png): a panel a metric,
+    every kernel's median as a bar beside the others, its per-boot
+    medians as dots. Returns the file names."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = rep["labels"]
+    fams = {}
+    for r in rep["rows"]:
+        fams.setdefault(family(r["workload"]), []).append(r)
+    out = []
+    for fam, rows in fams.items():
+        cols = min(4, len(rows))
+        nrow = math.ceil(len(rows) / cols)
+        fig, axes = plt.subplots(nrow, cols, figsize=(3.2 * cols, 2.9 * nrow), squeeze=False)
+        for ax, r in zip(axes.flat, rows):
+            for i, lab in enumerate(labels):
+                med = r["median"].get(lab)
+                if med is None:
+                    continue
+                ax.bar(i, med, color=COLORS[i % len(COLORS)], width=0.7)
+                pts = r.get("boot_medians", {}).get(lab, [])
+                ax.scatter([i] * len(pts), pts, color="k", s=8, zorder=3)
+            ax.set_xticks(range(len(labels)))
+            ax.set_xticklabels(labels, fontsize=7, rotation=30)
+            arrow = "↑" if r["better"] == "higher" else "↓"
+            ax.set_title(f"{r['workload']}\n{r['metric']} ({r['unit']}, {arrow} better)",
+                         fontsize=8)
+            ax.tick_params(axis="y", labelsize=7)
+            ax.grid(axis="y", color="0.9")
+        for ax in axes.flat[len(rows):]:
+            ax.axis("off")
+        fig.suptitle(f"{fam}: median per kernel (bars), per-boot medians (dots)", fontsize=10)
+        fig.tight_layout()
+        name = f"family-{fam}.png"
+        fig.savefig(os.path.join(outdir, name), dpi=90)
+        plt.close(fig)
+        out.append(name)
+    return out
+
+
 def write(rep, outdir, title):
     os.makedirs(outdir, exist_ok=True)
     plots = []
@@ -463,6 +597,7 @@ def write(rep, outdir, title):
         plots.append("ratios.png")
     if plot_cdfs(rep, os.path.join(outdir, "latency-cdf.png")):
         plots.append("latency-cdf.png")
+    plots += plot_families(rep, outdir)
     out = {k: v for k, v in rep.items() if not k.startswith("_")}
     out["plots"] = plots
     with open(os.path.join(outdir, "report.json"), "w") as fh:
