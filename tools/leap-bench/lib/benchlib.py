@@ -57,13 +57,15 @@ def read_config(path=None):
 
 
 # Options that belong to the choice of scheduler, not to the machine: the
-# scheduler patches add them (LEAP, BORE, Project C) or hide them (group
-# scheduling, core scheduling, uclamp, autogroup, NUMA balancing and
-# sched_ext depend on the mainline class). The rest of the config must be
-# the same for every kernel of a comparison.
+# scheduler patches add them (LEAP: SCHED_LEAP, SKIPLIST; BORE:
+# SCHED_BORE, MIN_BASE_SLICE_NS; Project C: SCHED_ALT, SCHED_PDS/BMQ) or
+# hide them (group scheduling, core scheduling, uclamp, autogroup, NUMA
+# balancing, PSI and sched_ext depend on the mainline class). The rest of
+# the config must be the same for every kernel of a comparison.
 SCHED_OPTS = re.compile(r"^(# )?CONFIG_(SCHED_\w+|SKIPLIST\w*|LEAP\w*|UCLAMP\w*|"
                         r"FAIR_GROUP_SCHED|RT_GROUP_SCHED|CFS_BANDWIDTH|GROUP_SCHED_\w+|"
-                        r"EXT_GROUP_SCHED|NUMA_BALANCING\w*|LOCALVERSION\w*)[ =]")
+                        r"EXT_GROUP_SCHED|NUMA_BALANCING\w*|PSI\w*|MIN_BASE_SLICE_NS|"
+                        r"LOCALVERSION\w*)[ =]")
 
 
 def config_facts(text):
