@@ -107,40 +107,41 @@ def file_hash(path):
         return hashlib.sha256(fh.read()).hexdigest()[:16]
 
 
+# The schedulers the runner tells apart, in the order it tries them: name,
+# default label, the sysctls (kernel.*) that all must exist, the config
+# options of which one suffices. Project C is refined by its variant.
+SCHEDULERS = (
+    ("LEAP", "leap", ("rr_interval", "iso_cpu"), ("SCHED_LEAP",)),
+    ("EEVDF+BORE", "bore", ("sched_bore",), ("SCHED_BORE",)),
+    ("Project C", "prjc", ("yield_type",), ("SCHED_ALT",)),
+)
+PRJC_VARIANTS = {"PDS": "pds", "BMQ": "bmq"}
+
+
 def detect_scheduler(config_text=None):
     """The booted kernel's CPU scheduler, told by the kernel itself: the
-    sysctls each scheduler adds (LEAP: rr_interval and iso_cpu; BORE:
-    sched_bore; Project C: yield_type), its config (CONFIG_SCHED_LEAP,
-    CONFIG_SCHED_BORE, CONFIG_SCHED_ALT with CONFIG_SCHED_PDS/BMQ), else
+    sysctls each scheduler adds and its config options (SCHEDULERS), else
     EEVDF. Returns (name, evidence)."""
-    ev = []
-    sysctl = lambda f: os.path.exists(f"/proc/sys/kernel/{f}")  # noqa: E731
     cfg = set((config_text or "").splitlines())
-    if sysctl("rr_interval") and sysctl("iso_cpu"):
-        ev.append("sysctl kernel.rr_interval and kernel.iso_cpu")
-    if "CONFIG_SCHED_LEAP=y" in cfg:
-        ev.append("CONFIG_SCHED_LEAP=y")
-    if ev:
-        return "LEAP", ev
-    if sysctl("sched_bore"):
-        ev.append("sysctl kernel.sched_bore")
-    if "CONFIG_SCHED_BORE=y" in cfg:
-        ev.append("CONFIG_SCHED_BORE=y")
-    if ev:
-        return "EEVDF+BORE", ev
-    if sysctl("yield_type"):
-        ev.append("sysctl kernel.yield_type")
-    for o in ("ALT", "PDS", "BMQ"):
-        if f"CONFIG_SCHED_{o}=y" in cfg:
-            ev.append(f"CONFIG_SCHED_{o}=y")
-    if ev:
-        return ("Project C BMQ" if "CONFIG_SCHED_BMQ=y" in ev else
-                "Project C PDS" if "CONFIG_SCHED_PDS=y" in ev else "Project C"), ev
+    for name, _, sysctls, opts in SCHEDULERS:
+        ev = []
+        if all(os.path.exists(f"/proc/sys/kernel/{f}") for f in sysctls):
+            ev.append("sysctl " + " and ".join(f"kernel.{f}" for f in sysctls))
+        ev += [f"CONFIG_{o}=y" for o in opts if f"CONFIG_{o}=y" in cfg]
+        if not ev:
+            continue
+        if name == "Project C":
+            for v in PRJC_VARIANTS:
+                if f"CONFIG_SCHED_{v}=y" in cfg:
+                    ev.append(f"CONFIG_SCHED_{v}=y")
+                    name = f"Project C {v}"
+        return name, ev
     return "EEVDF", ["none of the above" + ("" if cfg else " (no config to read)")]
 
 
-DEFAULT_LABEL = {"LEAP": "leap", "EEVDF": "eevdf", "EEVDF+BORE": "bore",
-                 "Project C PDS": "pds", "Project C BMQ": "bmq", "Project C": "prjc"}
+DEFAULT_LABEL = {name: label for name, label, _, _ in SCHEDULERS}
+DEFAULT_LABEL.update({f"Project C {v}": lab for v, lab in PRJC_VARIANTS.items()},
+                     EEVDF="eevdf")
 
 
 def expected_scheduler(label):
@@ -148,9 +149,9 @@ def expected_scheduler(label):
     mainline; leap; bore; pds, bmq, prjc), or None for a label that names
     none (then nothing is checked)."""
     word = re.split(r"[-_.+]", label.lower())[0]
-    return {"stock": "EEVDF", "eevdf": "EEVDF", "mainline": "EEVDF", "leap": "LEAP",
-            "bore": "EEVDF+BORE", "pds": "Project C PDS", "bmq": "Project C BMQ",
-            "prjc": "Project C"}.get(word)
+    names = {lab: name for name, lab in DEFAULT_LABEL.items()}
+    names.update(stock="EEVDF", mainline="EEVDF")
+    return names.get(word)
 
 
 def load_results(paths):
