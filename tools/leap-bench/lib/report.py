@@ -162,6 +162,13 @@ def like_with_like(by, labels, warnings):
         full = sorted({str(r.get("config_hash")) for r in by[lab]})
         if len(full) > 1:
             errors.append(f"label '{lab}': its boots ran different configs: {full}")
+        # uname -v: the build's number and time, new at every relink (a
+        # run resumed after the kernel was rebuilt mixes two kernels)
+        builds = sorted({f"{r.get('kernel', {}).get('release')} "
+                         f"{r.get('kernel', {}).get('version')}" for r in by[lab]})
+        if len(builds) > 1:
+            errors.append(f"label '{lab}': its boots ran different builds of the kernel "
+                          f"(uname -r -v): {builds}; a resumed run must use the same images")
         if not exp:
             warnings.append(f"label '{lab}' names no scheduler (stock/eevdf, leap, bore, pds, "
                             f"bmq, prjc): its scheduler ({', '.join(scheds)}) is not checked "
