@@ -60,6 +60,12 @@
  *    read side, woken from an uninterruptible sleep) sorts as NORMAL,
  *    and any other gets a LEAP_IDLE_RUN_NS turn once its deadline,
  *    leap_idle_span() ahead, is the earliest.
+ *  - cgroup cpu groups and autogroup: a task of a group other than the
+ *    root gets a rate from the weights up its group tree
+ *    (leap_group.c), and its deadline the span that gives it slices at
+ *    that rate, given how late the CPU picks busy tasks against their
+ *    deadlines (its frontier; leap_frontier_sample()). Root
+ *    tasks keep their nice spans.
  *  - no load balancer: a global queue has nothing to balance.
  *  - cpufreq: a CPU's LEAP busy time feeds its PELT rt signal
  *    (rq->avg_rt), which schedutil reads as it reads rt's; a busy CPU's
@@ -215,17 +221,64 @@ static inline bool leap_may_preempt(struct task_struct *p)
 	return leap_rt(p) || (p->policy != SCHED_BATCH && !leap_idle(p));
 }
 
+/* Is @p counted in a cgroup cpu group other than the root? */
+static inline bool leap_in_group(struct task_struct *p)
+{
+#ifdef CONFIG_CGROUP_SCHED
+	return p->leap.tg && p->leap.tg->parent;
+#else
+	return false;
+#endif
+}
+
 /*
- * A new deadline from now, for the task's current prio; an IDLE task's
- * lies leap_idle_span() ahead.
+ * The span of @p's deadline for @run ns of CPU time: by its rate in its
+ * group (leap_group_span(), from its CPU's frontier), or by its nice.
  */
+static s64 leap_span(struct task_struct *p, u64 run)
+{
+	u64 rr = (u64)leap_rr_ms() * NSEC_PER_MSEC;
+
+	if (leap_in_group(p)) {
+		s64 late = task_rq(p)->leap.frontier, own;
+
+		/*
+		 * Its period from the CPU's frontier; the part of its span
+		 * that waits out its lateness from its own: tasks with
+		 * short spans are picked earlier against their deadlines
+		 * than those with long ones.
+		 */
+		own = p->leap.late_set ? p->leap.late : late;
+		return clamp_t(s64, leap_group_span(leap_group_rho(p), late, run,
+						    leap_rr_ms()) +
+			       clamp_t(s64, late, -LEAP_FRONTIER_MAX_NS,
+				       LEAP_FRONTIER_MAX_NS) - own,
+			       -LEAP_GROUP_SPAN_MAX_NS, LEAP_GROUP_SPAN_MAX_NS);
+	}
+	return leap_deadline_span(p->prio, leap_rr_ms()) +
+	       (run > rr ? leap_run_span(p->prio, run - rr) : 0);
+}
+
+/*
+ * A new deadline from now, for the task's current prio (or its rate in
+ * its group) and a slice of @run; an IDLE task's lies leap_idle_span()
+ * ahead.
+ */
+static void __leap_new_deadline(struct task_struct *p, u64 now, u64 run)
+{
+	u64 rr = (u64)leap_rr_ms() * NSEC_PER_MSEC;
+
+	if (leap_idle(p))
+		p->leap.deadline = now + leap_idle_span(leap_rr_ms()) +
+				   (run > rr ? leap_run_span(p->prio, run - rr) : 0);
+	else
+		p->leap.deadline = leap_add_span(now, leap_span(p, run));
+	p->leap.prio = p->prio;
+}
+
 static void leap_new_deadline(struct task_struct *p, u64 now)
 {
-	if (leap_idle(p))
-		p->leap.deadline = now + leap_idle_span(leap_rr_ms());
-	else
-		p->leap.deadline = now + leap_deadline_span(p->prio, leap_rr_ms());
-	p->leap.prio = p->prio;
+	__leap_new_deadline(p, now, (u64)leap_rr_ms() * NSEC_PER_MSEC);
 }
 
 /*
@@ -246,12 +299,12 @@ static inline s64 leap_slice_ns(struct task_struct *p)
 static void leap_renew(struct task_struct *p, u64 now)
 {
 	s64 over = -p->leap.time_slice;
+	u64 rr = (u64)leap_rr_ms() * NSEC_PER_MSEC;
 
 	p->leap.woke_held = false;
+	p->leap.sample_ok = false;
 	p->leap.time_slice = leap_slice_ns(p);
-	leap_new_deadline(p, now);
-	if (over > 0)
-		p->leap.deadline += leap_run_span(p->prio, over);
+	__leap_new_deadline(p, now, over > 0 ? rr + over : rr);
 }
 
 /*
@@ -263,10 +316,8 @@ static void leap_renew(struct task_struct *p, u64 now)
  * A lock taken without sleeping is invisible here: leap_idle_span()
  * bounds that case.
  */
-static bool leap_idle_must_run(struct task_struct *p)
+static bool leap_held(struct task_struct *p)
 {
-	if (p->policy != SCHED_IDLE || leap_rt(p))
-		return false;
 	if (p->leap.woke_held || (p->flags & PF_EXITING) ||
 	    fatal_signal_pending(p) || freezing(p))
 		return true;
@@ -277,15 +328,28 @@ static bool leap_idle_must_run(struct task_struct *p)
 	return false;
 }
 
+static bool leap_idle_must_run(struct task_struct *p)
+{
+	return p->policy == SCHED_IDLE && !leap_rt(p) && leap_held(p);
+}
+
 /*
  * Before @p is keyed: lift a SCHED_IDLE task others wait for to NORMAL,
  * with the deadline of a NORMAL task of its nice from @now; drop the lift
- * once the reason is gone (its next deadline is an idle one again).
+ * once the reason is gone (its next deadline is an idle one again). A
+ * task of a group whose small weight (cpu.idle, or a low cpu.weight
+ * among busy siblings) puts its deadline further away than an IDLE
+ * task's gets one a nice-0 span away while others may wait for it, for
+ * the same reasons.
  */
 static void leap_lift(struct task_struct *p, u64 now)
 {
 	bool lift = leap_idle_must_run(p);
 
+	if (leap_in_group(p) && !leap_rt(p) && !leap_idle(p) &&
+	    p->leap.deadline > now + leap_idle_span(leap_rr_ms()) && leap_held(p))
+		p->leap.deadline = now + leap_deadline_span(NICE_TO_PRIO(0),
+							     leap_rr_ms());
 	if (lift == p->leap.lifted)
 		return;
 	p->leap.lifted = lift;
@@ -652,6 +716,53 @@ static bool leap_idle_turn_over(struct rq *rq, struct task_struct *curr)
 }
 
 /*
+ * The runnable count the light rule takes: the root round robin's length
+ * in nice-0 tasks (leap_group_runnable()); without the cgroup cpu
+ * controller, every runnable LEAP task.
+ */
+static unsigned int leap_runnable(void)
+{
+#ifdef CONFIG_CGROUP_SCHED
+	return leap_group_runnable();
+#else
+	return leap_q.nr;
+#endif
+}
+
+/*
+ * @rq's CPU picked @p (or kept it running). If this is the first pick
+ * since @p's slice renewed with a busy deadline, it has not slept since,
+ * and more LEAP tasks are runnable than there are CPUs, how late the pick
+ * comes against that deadline (negative: early) is a sample of this
+ * CPU's frontier (struct leap_rq): the lateness leap_group_span() needs.
+ * Without tasks waiting, a task runs whatever its deadline: no sample.
+ */
+static void leap_frontier_sample(struct rq *rq, struct task_struct *p)
+{
+	if (!p->leap.sample_ok)
+		return;
+	p->leap.sample_ok = false;
+	if (leap_q.nr > num_active_cpus()) {
+		s64 late = (s64)(leap_q.niffies - p->leap.deadline);
+
+		rq->leap.frontier = leap_frontier_avg(rq->leap.frontier, late,
+						      LEAP_FRONTIER_SHIFT);
+		p->leap.late = leap_frontier_avg(p->leap.late_set ? p->leap.late :
+						 rq->leap.frontier, late,
+						 LEAP_LATE_SHIFT);
+		p->leap.late_set = true;
+	}
+}
+
+/* @p's slice renewed at @now: with a busy deadline if @busy (not light). */
+static void leap_renewed(struct task_struct *p, u64 now, bool busy)
+{
+	p->leap.renew_span = (s64)(p->leap.deadline - now);
+	p->leap.sample_ok = busy && leap_task_key(p) > LEAP_ISO_KEY &&
+			    !leap_idle(p);
+}
+
+/*
  * @p woke, or its slice renewed, at @now with @nr LEAP tasks runnable (it
  * included): if it uses no more than its share of the CPUs it may run on
  * (leap_light(), over the active CPUs in its affinity mask: a task pinned
@@ -671,23 +782,32 @@ static bool leap_idle_turn_over(struct rq *rq, struct task_struct *curr)
  * bounds what it gets. NORMAL (and ISO, which runs as NORMAL when
  * refractory) only: BATCH and IDLE keep their rules. O(1).
  */
-static void leap_place_light(struct task_struct *p, u64 now, unsigned int nr)
+static bool leap_place_light(struct task_struct *p, u64 now)
 {
 	u64 burst = max(p->leap.burst, p->leap.awake), key, lead;
-	unsigned int ncpus;
+	unsigned int ncpus, nr = leap_runnable(), gate = nr;
+	int prio = p->prio;
 
 	if (leap_rt(p) || (p->policy != SCHED_NORMAL && p->policy != SCHED_ISO))
-		return;
+		return false;
 	if (p->leap.awake >= leap_slice_ns(p))
-		return;
+		return false;
 	ncpus = min_t(unsigned int, num_active_cpus(), p->nr_cpus_allowed);
-	if (!leap_light(burst, p->leap.sleep, nr, ncpus, p->prio))
-		return;
+	/* A group task's share: its rate times a nice-0 root task's. */
+	if (leap_in_group(p)) {
+		gate = min_t(u64, mul_u64_u64_div_u64(nr, LEAP_RHO_ONE,
+						      leap_group_rho(p)), 1U << 20);
+		prio = NICE_TO_PRIO(0);
+	}
+	if (!leap_light(burst, p->leap.sleep, max(gate, 1U), ncpus, prio))
+		return false;
 	lead = leap_light_lead(nr, ncpus, leap_rr_ms());
 	key = max_t(u64, now, lead + LEAP_ISO_KEY + 1) - lead +
 	      leap_run_span(p->prio, burst);
-	if (key < p->leap.deadline)
-		p->leap.deadline = key;
+	if (key >= p->leap.deadline)
+		return false;
+	p->leap.deadline = key;
+	return true;
 }
 
 /*
@@ -699,6 +819,7 @@ static bool leap_charge(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 	s64 delta;
+	u64 now;
 
 	if (curr->sched_class != &leap_sched_class)
 		return false;
@@ -706,6 +827,9 @@ static bool leap_charge(struct rq *rq)
 	if (delta <= 0)
 		return false;
 	leap_account(rq, curr, delta);
+	/* cpu.max: a task of a group that is throttled stops. */
+	if (leap_task_key(curr) > LEAP_ISO_KEY && leap_group_charge(curr, delta))
+		resched_curr(rq);
 	curr->leap.awake = min_t(u64, curr->leap.awake + delta, LEAP_LIGHT_CAP_NS);
 	if (!leap_has_slice(curr))
 		return false;
@@ -713,8 +837,9 @@ static bool leap_charge(struct rq *rq)
 	if (curr->leap.time_slice >= LEAP_RESCHED_NS &&
 	    !leap_idle_turn_over(rq, curr))
 		return false;
-	leap_renew(curr, leap_clock(rq));
-	leap_place_light(curr, leap_clock(rq), leap_q.nr);
+	now = leap_clock(rq);
+	leap_renew(curr, now);
+	leap_renewed(curr, now, !leap_place_light(curr, now));
 	if (rq->leap.curr == curr) {
 		rq->leap.renewed = true;
 		WRITE_ONCE(rq->leap.curr_key, leap_task_key(curr));
@@ -783,8 +908,59 @@ static u64 leap_queued_key(struct task_struct *p)
 	return key;
 }
 
+/* Is @p parked by cpu.max (runnable, on no list)? */
+static inline bool leap_parked(struct task_struct *p)
+{
+#ifdef CONFIG_CGROUP_SCHED
+	return p->leap.parked_on;
+#else
+	return false;
+#endif
+}
+
+/*
+ * cpu.max: the throttled group @p must wait for, if it may be parked on
+ * @rq's CPU: a task with a deadline key that holds nothing others may
+ * wait for (leap_held()), not running, on a CPU that stays up (a CPU
+ * going down must be able to run its tasks away). Else NULL.
+ */
+static struct task_group *leap_park_on(struct rq *rq, struct task_struct *p)
+{
+#ifdef CONFIG_CGROUP_SCHED
+	if (leap_task_key(p) <= LEAP_ISO_KEY || leap_held(p) ||
+	    !cpu_active(cpu_of(rq)))
+		return NULL;
+	return leap_group_throttled(p);
+#else
+	return NULL;
+#endif
+}
+
+#ifdef CONFIG_CGROUP_SCHED
+/**
+ * leap_requeue - queue a task that was parked by cpu.max
+ * @p:		the task, runnable, on no list; leap_rq_lock held
+ * @may_park:	park it again if a group above it is still throttled
+ *
+ * Queued at its key, with a CPU found for it, as at a wakeup.
+ */
+void leap_requeue(struct task_struct *p, bool may_park)
+{
+	struct task_group *tg = may_park ? leap_park_on(task_rq(p), p) : NULL;
+
+	lockdep_assert_held(&leap_rq_lock);
+	if (tg) {
+		leap_group_park(p, tg);
+		return;
+	}
+	leap_insert(p, leap_task_key(p));
+	leap_find_cpu(p, true);
+}
+#endif
+
 static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 {
+	struct task_group *park;
 	u64 now = leap_clock(rq);
 
 	lockdep_assert_rq_held(rq);
@@ -795,20 +971,22 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 		p->leap.woke_held = true;
 	if (flags & ENQUEUE_WAKEUP)
 		p->leap.sleep = leap_avg(p->leap.sleep, now - p->leap.slept);
+	/* Counted before it is keyed: its rate and the light rule count it. */
+	rq->leap.nr_running++;
+	leap_q.nr++;
+	leap_group_enqueue(p);
 	if (p->leap.time_slice < LEAP_RESCHED_NS)
 		leap_renew(p, now);
 	else if (p->leap.prio != p->prio)
 		leap_new_deadline(p, now);
 	leap_lift(p, now);
 	if (flags & ENQUEUE_WAKEUP)
-		leap_place_light(p, now, leap_q.nr + 1);
+		leap_place_light(p, now);
 	/* Its CPU's ISO window, up to date before the key is taken. */
 	if (p->policy == SCHED_ISO)
 		leap_iso_check(rq, now);
 
 	p->leap.on_rq = true;
-	rq->leap.nr_running++;
-	leap_q.nr++;
 	/*
 	 * Kept on the list by the change: it keeps its place if its key and
 	 * its list (affinity) did not change; on another list with the same
@@ -824,8 +1002,14 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 		__leap_unqueue(p, leap_q.saved);
 	}
 	leap_q.saved = NULL;
+	/* cpu.max: a task of a throttled group waits off the queue. */
+	park = task_current(rq, p) ? NULL : leap_park_on(rq, p);
+	if (park) {
+		if (leap_queued(p))
+			leap_unqueue(p);
+		leap_group_park(p, park);
 	/* On the list first: add_nr_running() asks whether the tick may stop. */
-	if (leap_queued(p)) {
+	} else if (leap_queued(p)) {
 		/* Kept: a policy change to or from ISO may keep the key. */
 		list_del_init(&p->leap.iso_node);
 		if (p->policy == SCHED_ISO && !leap_rt(p))
@@ -847,8 +1031,8 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	 * for the running task in a change (set_next_task() follows, and
 	 * prio_changed() compares), nor when a pick moves it to its CPU.
 	 */
-	if ((flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL)) ||
-	    (!task_current(rq, p) && !leap_q.moving))
+	if (!park && ((flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL)) ||
+		      (!task_current(rq, p) && !leap_q.moving)))
 		leap_find_cpu(p, true);
 	/* Bring the signal up to date (an idle spell decays it) first. */
 	leap_update_util(rq, leap_class_running(rq));
@@ -877,6 +1061,7 @@ static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 		if (task_current(rq, p))
 			leap_charge(rq);
 		p->leap.woke_held = false;
+		p->leap.sample_ok = false;
 		p->leap.burst = leap_avg(p->leap.burst, p->leap.awake);
 		p->leap.awake = 0;
 		p->leap.slept = leap_clock(rq);
@@ -889,6 +1074,8 @@ static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	SCHED_WARN_ON(!rq->leap.nr_running || !leap_q.nr);
 	rq->leap.nr_running--;
 	leap_q.nr--;
+	leap_group_unpark(p);
+	leap_group_dequeue(p);
 	sub_nr_running(rq, 1);
 	return true;
 }
@@ -944,11 +1131,13 @@ static void wakeup_preempt_leap(struct rq *rq, struct task_struct *p, int flags)
 /*
  * What a pick on @cpu may take: tasks allowed there, with a key of at
  * least @min_key (LEAP_ISO_KEY + 1 skips realtime and ISO keys on a
- * throttled CPU).
+ * throttled CPU); not the running task if @skip_curr (cpu.max throttled
+ * its group).
  */
 struct leap_pick {
 	int cpu;
 	u64 min_key;
+	bool skip_curr;
 };
 
 static bool leap_pick_task_ok(struct task_struct *p, u64 key,
@@ -993,11 +1182,36 @@ static struct task_struct *leap_best(struct rq *rq, const struct leap_pick *lp)
 		next = sticky;
 		key = leap_task_key(sticky);
 	}
-	if (curr && curr->leap.on_rq &&
+	if (curr && curr->leap.on_rq && !lp->skip_curr &&
 	    leap_pick_task_ok(curr, leap_task_key(curr), lp) &&
 	    (leap_task_key(curr) < key ||
 	     (leap_task_key(curr) == key && !rq->leap.renewed)))
 		return curr;
+	return next;
+}
+
+/*
+ * leap_best(), less the tasks that cpu.max throttled: each one met is
+ * parked on its group, once (the running one by put_prev_task_leap()).
+ * O(1) a task parked, on top of leap_best().
+ */
+static struct task_struct *leap_best_unthrottled(struct rq *rq,
+						 struct leap_pick *lp)
+{
+	struct task_struct *next;
+	struct task_group *tg;
+
+	while ((next = leap_best(rq, lp))) {
+		tg = leap_park_on(rq, next);
+		if (!tg)
+			break;
+		if (next == rq->leap.curr) {
+			lp->skip_curr = true;
+			continue;
+		}
+		leap_unqueue(next);
+		leap_group_park(next, tg);
+	}
 	return next;
 }
 
@@ -1015,11 +1229,13 @@ static struct task_struct *pick_task_leap(struct rq *rq)
 	 */
 	if (rq->leap.rt_throttled) {
 		lp.min_key = LEAP_ISO_KEY + 1;
-		next = leap_best(rq, &lp);
+		next = leap_best_unthrottled(rq, &lp);
 		lp.min_key = 0;
 	}
 	if (!next)
-		next = leap_best(rq, &lp);
+		next = leap_best_unthrottled(rq, &lp);
+	if (next)
+		leap_frontier_sample(rq, next);
 	/* The running task stays: its rotation, if any, is done. */
 	if (next && next == rq->leap.curr)
 		rq->leap.renewed = false;
@@ -1050,8 +1266,17 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 	}
 	rq->leap.curr = NULL;
 	WRITE_ONCE(rq->leap.curr_key, 0);
-	if (!p->leap.on_rq || leap_queued(p))
+	if (!p->leap.on_rq || leap_queued(p) || leap_parked(p))
 		return;
+	/* cpu.max throttled its group: off the queue (not for a change). */
+	if (next) {
+		struct task_group *tg = leap_park_on(rq, p);
+
+		if (tg) {
+			leap_group_park(p, tg);
+			return;
+		}
+	}
 
 	/* Preempted, still runnable: back on the list. */
 	if (p->policy == SCHED_BATCH && !leap_rt(p))
@@ -1167,6 +1392,8 @@ static void rq_offline_leap(struct rq *rq)
 	lockdep_assert_rq_held(rq);
 	if (cpu_active(cpu))
 		return;
+	/* Parked by cpu.max: queued again, for the loop below to move. */
+	leap_group_offline(cpu);
 	skiplist_for_each(node, &leap_q.list) {
 		struct task_struct *p = leap_task_of(node);
 		int dst;
@@ -1468,84 +1695,8 @@ void __init init_leap_rq(struct rq *rq)
 	rq->leap.iso_refractory = false;
 	INIT_LIST_HEAD(&rq->leap.iso_queued);
 	skiplist_init(&rq->leap.pinned);
+	rq->leap.frontier = 0;
 }
-
-#ifdef CONFIG_GROUP_SCHED_WEIGHT
-/*
- * cgroup cpu.weight, cpu.weight.nice, cpu.idle (and v1 cpu.shares): one
- * queue ordered by per-task deadlines has no per-group share to give, so
- * LEAP does not enforce them. It accepts them, with the fair class's
- * checks and errors, and keeps them, so that they read back as written:
- * systemd and container runtimes write these files and must not fail.
- */
-static DEFINE_MUTEX(leap_shares_mutex);
-
-static void leap_group_store(struct task_group *tg, unsigned long shares)
-{
-	WRITE_ONCE(tg->leap_shares,
-		   clamp(shares, scale_load(MIN_SHARES), scale_load(MAX_SHARES)));
-}
-
-/**
- * sched_group_set_shares - keep a task group's CPU weight
- * @tg:		the group
- * @shares:	the weight (scaled load), clamped to MIN_SHARES..MAX_SHARES
- *
- * Not enforced by LEAP: stored to be read back by leap_group_shares().
- *
- * Return: 0; -EINVAL for the root group or an idle group (as fair's).
- */
-int sched_group_set_shares(struct task_group *tg, unsigned long shares)
-{
-	int ret = 0;
-
-	if (tg == &root_task_group)
-		return -EINVAL;
-	mutex_lock(&leap_shares_mutex);
-	if (tg->idle > 0)
-		ret = -EINVAL;
-	else
-		leap_group_store(tg, shares);
-	mutex_unlock(&leap_shares_mutex);
-	return ret;
-}
-
-/**
- * sched_group_set_idle - keep a task group's cpu.idle
- * @tg:		the group
- * @idle:	1 for an idle group, 0 for a normal one
- *
- * Not enforced by LEAP. As with the fair class, an idle group reads back
- * the lowest weight, and a group that leaves idle the default weight.
- *
- * Return: 0; -EINVAL for the root group or an @idle other than 0 or 1.
- */
-int sched_group_set_idle(struct task_group *tg, long idle)
-{
-	if (tg == &root_task_group || idle < 0 || idle > 1)
-		return -EINVAL;
-	mutex_lock(&leap_shares_mutex);
-	if (tg->idle != idle) {
-		WRITE_ONCE(tg->idle, idle);
-		leap_group_store(tg, idle ? scale_load(WEIGHT_IDLEPRIO) :
-					    NICE_0_LOAD);
-	}
-	mutex_unlock(&leap_shares_mutex);
-	return 0;
-}
-
-/**
- * leap_group_shares - a task group's CPU weight, as last written
- * @tg:	the group
- *
- * Return: the weight as scaled load; NICE_0_LOAD (cpu.weight 100) for a
- * group whose weight was never written.
- */
-unsigned long leap_group_shares(struct task_group *tg)
-{
-	return READ_ONCE(tg->leap_shares) ?: ROOT_TASK_GROUP_LOAD;
-}
-#endif /* CONFIG_GROUP_SCHED_WEIGHT */
 
 static struct ctl_table leap_sysctls[] = {
 	{
@@ -1574,11 +1725,13 @@ static struct ctl_table leap_sysctls[] = {
 struct leap_debug_entry {
 	u64	key;
 	u64	deadline;
+	s64	span;
 	pid_t	pid;
 	int	policy;
 	int	prio;
 	int	cpu;
 	bool	sticky;
+	bool	pinned;
 	char	comm[TASK_COMM_LEN];
 };
 
@@ -1592,9 +1745,27 @@ struct leap_debug_cpu {
 	unsigned int pinned;
 	u64	rt_time;
 	u64	iso_used;
+	s64	frontier;
 	bool	rt_throttled;
 	bool	iso_refractory;
 };
+
+static void leap_debug_entry(struct leap_debug_entry *e,
+			     struct skiplist_node *node, bool pinned)
+{
+	struct task_struct *p = leap_task_of(node);
+
+	e->key = node->key;
+	e->deadline = p->leap.deadline;
+	e->span = p->leap.renew_span;
+	e->pid = p->pid;
+	e->policy = p->policy;
+	e->prio = p->prio;
+	e->cpu = task_cpu(p);
+	e->sticky = task_rq(p)->leap.sticky == p;
+	e->pinned = pinned;
+	strscpy(e->comm, p->comm, TASK_COMM_LEN);
+}
 
 /*
  * /sys/kernel/debug/sched/leap: a snapshot taken under the lock, printed
@@ -1640,19 +1811,17 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		count += c[cpu].pinned;
 	level = leap_q.list.level;
 	skiplist_for_each(node, &leap_q.list) {
-		struct task_struct *p = leap_task_of(node);
-
 		if (n == LEAP_DEBUG_ENTRIES)
 			break;
-		e[n].key = node->key;
-		e[n].deadline = p->leap.deadline;
-		e[n].pid = p->pid;
-		e[n].policy = p->policy;
-		e[n].prio = p->prio;
-		e[n].cpu = task_cpu(p);
-		e[n].sticky = task_rq(p)->leap.sticky == p;
-		strscpy(e[n].comm, p->comm, TASK_COMM_LEN);
-		n++;
+		leap_debug_entry(&e[n++], node, false);
+	}
+	/* Then the first of each CPU's pinned list, while there is room. */
+	for_each_online_cpu(cpu) {
+		skiplist_for_each(node, &cpu_rq(cpu)->leap.pinned) {
+			if (n == LEAP_DEBUG_ENTRIES)
+				break;
+			leap_debug_entry(&e[n++], node, true);
+		}
 	}
 	for_each_online_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
@@ -1664,6 +1833,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		c[cpu].leap_nr_running = rq->leap.nr_running;
 		c[cpu].rt_time = rq->leap.rt_time;
 		c[cpu].rt_throttled = rq->leap.rt_throttled;
+		c[cpu].frontier = rq->leap.frontier;
 #ifdef CONFIG_SMP
 		c[cpu].util = cpu_util_rt(rq);
 #endif
@@ -1680,22 +1850,25 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		   READ_ONCE(sysctl_leap_iso_cpu),
 		   div64_u64(iso_used * 1000, LEAP_ISO_WINDOW_NS * num_online_cpus()),
 		   refractory);
-	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled iso_permille iso_refractory pinned\n");
+	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled iso_permille iso_refractory pinned frontier_us\n");
 	for_each_online_cpu(cpu)
-		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d %12llu %14d %6u\n",
+		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d %12llu %14d %6u %11lld\n",
 			   cpu, c[cpu].nr_running, c[cpu].leap_nr_running,
 			   c[cpu].curr, c[cpu].curr_key, c[cpu].sticky,
 			   c[cpu].util, div_u64(c[cpu].rt_time, NSEC_PER_MSEC),
 			   c[cpu].rt_throttled,
 			   div64_u64(c[cpu].iso_used * 1000, LEAP_ISO_WINDOW_NS),
-			   c[cpu].iso_refractory, c[cpu].pinned);
-	seq_printf(m, "\nfirst %u queued on the global list (key order):\n", n);
-	seq_puts(m, "   pid policy prio cpu sticky                  key  deadline-niffies comm\n");
+			   c[cpu].iso_refractory, c[cpu].pinned,
+			   div_s64(c[cpu].frontier, NSEC_PER_USEC));
+	seq_printf(m, "\nfirst %u queued on the global list, then on each CPU's pinned list (key order):\n",
+		   n);
+	seq_puts(m, "   pid policy prio cpu sticky pinned                  key  deadline-niffies  span_us comm\n");
 	for (i = 0; i < n; i++)
-		seq_printf(m, "%6d %6d %4d %3d %6d %20llu %17lld %s\n",
+		seq_printf(m, "%6d %6d %4d %3d %6d %6d %20llu %17lld %8lld %s\n",
 			   e[i].pid, e[i].policy, e[i].prio, e[i].cpu,
-			   e[i].sticky, e[i].key,
-			   (s64)(e[i].deadline - niffies), e[i].comm);
+			   e[i].sticky, e[i].pinned, e[i].key,
+			   (s64)(e[i].deadline - niffies),
+			   div_s64(e[i].span, NSEC_PER_USEC), e[i].comm);
 	kfree(e);
 	kfree(c);
 	return 0;

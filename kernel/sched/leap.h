@@ -42,6 +42,7 @@
 
 #ifdef CONFIG_SCHED_LEAP
 
+#include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -126,6 +127,11 @@ struct task_struct;
  *		switch: set_next_task keeps @renewed, @wake_pending, @picked
  * @pinned:	the queued tasks that may run on this CPU only, by key:
  *		only this CPU's pick looks at them
+ * @frontier:	how late this CPU picks busy tasks against their
+ *		deadlines, ns (negative: early): a moving average
+ *		(leap_frontier_avg()) over the first pick after each busy
+ *		renewal, while tasks wait for CPUs; group spans follow
+ *		from it
  */
 struct leap_rq {
 	struct task_struct	*curr;
@@ -145,6 +151,7 @@ struct leap_rq {
 	struct list_head	iso_queued;
 	bool			saved_curr;
 	struct skiplist		pinned;
+	s64			frontier;
 };
 
 extern const u16 leap_prio_ratios[NICE_WIDTH];
@@ -344,11 +351,223 @@ static inline u64 leap_light_lead(unsigned int nr, unsigned int ncpus,
 	return min_t(u64, lead, LEAP_LIGHT_LEAD_MAX_NS);
 }
 
+/*
+ * Group shares (kernel/sched/leap_group.c). A task of a cgroup cpu group
+ * other than the root runs at a rate: how often it gets a slice, relative
+ * to a nice-0 task of the root group, in fixed point (LEAP_RHO_ONE is 1).
+ */
+#define LEAP_RHO_SHIFT		32
+#define LEAP_RHO_ONE		BIT_ULL(LEAP_RHO_SHIFT)
+/* What a task of the root group weighs in the root's load, whatever its nice. */
+#define LEAP_ROOT_TASK_WEIGHT	1024UL
+/* A group task's deadline lies at most this far from the clock. */
+#define LEAP_GROUP_SPAN_MAX_NS	(10 * NSEC_PER_SEC)
+/* A frontier sample counts as at most this far either way. */
+#define LEAP_FRONTIER_MAX_NS	(10 * NSEC_PER_SEC)
+/*
+ * A CPU's frontier averages over 64 samples: slowly enough that the
+ * sample a task's own pick adds just before its renewal does not move
+ * its period (an eighth did: 4.2 times, not 2.7, between rates 1/4 and
+ * 3/32). A task's own lateness averages over 8 of its samples.
+ */
+#define LEAP_FRONTIER_SHIFT	6
+#define LEAP_LATE_SHIFT		3
+/* The shortest period leap_group_span() takes for a nice-0 root task. */
+#define LEAP_GROUP_P0_MIN_NS	NSEC_PER_USEC
+
+/* cpu.max's default period, and its bounds (mainline's, for CFS). */
+#define LEAP_BW_PERIOD_DEF_NS	(100 * NSEC_PER_MSEC)
+#define LEAP_BW_PERIOD_MIN_NS	NSEC_PER_MSEC
+#define LEAP_BW_PERIOD_MAX_NS	NSEC_PER_SEC
+
+/**
+ * struct leap_group - LEAP's part of a cgroup cpu task group
+ * @shares:	cpu.weight as scaled load (0 until written: NICE_0_LOAD)
+ * @load:	the weight of what the group holds runnable: each runnable
+ *		task by its nice weight (in the root group each task
+ *		LEAP_ROOT_TASK_WEIGHT), each child group with runnable tasks
+ *		by its weight
+ * @contrib:	the weight this group adds to its parent's @load now: its
+ *		weight while it holds a runnable task, else 0
+ * @quota:	cpu.max: CPU time a period, ns; 0 for none ("max")
+ * @period:	cpu.max's period, ns; 0 until set (LEAP_BW_PERIOD_DEF_NS)
+ * @burst:	cpu.max.burst: unused quota a period may carry, ns
+ * @runtime:	what is left of this period's quota, ns (negative: the
+ *		overrun, paid from the next period's)
+ * @used:	CPU time charged in this period, ns
+ * @throttled:	the quota ran out: the group's tasks are off the queue,
+ *		on @parked, until the period renews
+ * @throttled_at: when it was throttled, LEAP's clock
+ * @throttled_time: time throttled, ns, in all
+ * @burst_time:	CPU time over the quota taken from bursts, ns, in all
+ * @nr_periods:	periods in which the group used CPU time
+ * @nr_throttled: periods in which it was throttled
+ * @nr_burst:	periods in which it used more than its quota
+ * @timer_on:	@period_timer is running (it stops after an idle period)
+ * @parked:	the group's tasks taken off the queue while it (or a task's
+ *		group below it) is throttled
+ * @throttled_node: on the list of throttled groups
+ * @period_timer: renews the quota every period
+ *
+ * In struct task_group. Protected by leap_rq_lock; the cpu.max fields
+ * are written under leap_shares_mutex too.
+ */
+struct leap_group {
+	unsigned long	shares;
+	u64		load;
+	unsigned long	contrib;
+	u64		quota;
+	u64		period;
+	u64		burst;
+	s64		runtime;
+	u64		used;
+	bool		throttled;
+	bool		timer_on;
+	u64		throttled_at;
+	u64		throttled_time;
+	u64		burst_time;
+	unsigned int	nr_periods;
+	unsigned int	nr_throttled;
+	unsigned int	nr_burst;
+	struct list_head parked;
+	struct list_head throttled_node;
+	struct hrtimer	period_timer;
+};
+
+/**
+ * leap_rho_step - a rate, one level down the group tree
+ * @rho:	the rate of the group, LEAP_RHO_ONE for a nice-0 task of the
+ *		root group
+ * @weight:	the weight of an entity in the group (a task or a child)
+ * @load:	the group's load: the weights of its runnable entities
+ *
+ * The entities of a group share its rate by weight, as mainline's group
+ * scheduling shares a group's CPU time. No overflow: the product is taken
+ * in 128 bits, and the result is at most @rho when @weight <= @load.
+ *
+ * Return: @rho * @weight / @load, at least 1; @rho if @load is 0.
+ */
+static inline u64 leap_rho_step(u64 rho, u64 weight, u64 load)
+{
+	if (!load)
+		return rho;
+	return max_t(u64, mul_u64_u64_div_u64(rho, weight, load), 1);
+}
+
+/**
+ * leap_frontier_avg - a moving average of pick lateness (a frontier)
+ * @avg:	the average so far, ns
+ * @sample:	how late a busy task was picked against its deadline, ns
+ * @shift:	each sample weighs 1 / 2^@shift (LEAP_FRONTIER_SHIFT for a
+ *		CPU's, LEAP_LATE_SHIFT for a task's own)
+ *
+ * Samples are clamped to +-LEAP_FRONTIER_MAX_NS.
+ *
+ * Return: the new average.
+ */
+static inline s64 leap_frontier_avg(s64 avg, s64 sample, unsigned int shift)
+{
+	sample = clamp_t(s64, sample, -LEAP_FRONTIER_MAX_NS, LEAP_FRONTIER_MAX_NS);
+	return avg + (sample - avg) / (1LL << shift);
+}
+
+/**
+ * leap_group_span - how far from the clock a group task's deadline lies
+ * @rho:	the task's rate, at least 1 (LEAP_RHO_ONE: a nice-0 task of
+ *		the root group)
+ * @late:	its CPU's frontier (leap_frontier_avg()): how late busy
+ *		tasks are picked there against their deadlines, ns
+ * @run:	the CPU time the deadline pays for: a slice, plus any overrun
+ * @rr_ms:	rr_interval in ms, LEAP_RR_INTERVAL_MIN .. _MAX
+ *
+ * Busy tasks that compete on a CPU are picked when the clock has passed
+ * their deadlines by about the same amount, @late, whatever their spans:
+ * a task whose slice of rr_interval renews with a deadline s ahead runs
+ * again s + @late later, once in every rr_interval + s + @late. A nice-0
+ * task of the root group (span s0) so runs a slice every
+ * P0 = rr_interval + s0 + @late; a task of rate @rho must run every
+ * P0 / @rho, which the span P0 / @rho - rr_interval - @late gives. A
+ * slice that ran @run pays @run / rr_interval times that period, less
+ * @run. P0 falls below rr_interval when the rates on a CPU add up to less
+ * than its time (few tasks, or light groups): every task then runs more
+ * often than its rate says, in the same proportions.
+ * No overflow: every product is taken in 128 bits, and the quotient by
+ * @rho only below the cap.
+ *
+ * Return: the span, ns, in [-LEAP_GROUP_SPAN_MAX_NS, LEAP_GROUP_SPAN_MAX_NS]
+ * (a negative span puts the deadline before the clock).
+ */
+static inline s64 leap_group_span(u64 rho, s64 late, u64 run,
+				  unsigned int rr_ms)
+{
+	u64 rr = (u64)rr_ms * NSEC_PER_MSEC, period, cap;
+	s64 p0;
+
+	late = clamp_t(s64, late, -LEAP_FRONTIER_MAX_NS, LEAP_FRONTIER_MAX_NS);
+	p0 = max_t(s64, leap_deadline_span(NICE_TO_PRIO(0), rr_ms) + rr + late,
+		   LEAP_GROUP_P0_MIN_NS);
+	run = clamp_t(u64, run, 1, 8ULL * LEAP_RR_INTERVAL_MAX * NSEC_PER_MSEC);
+	period = mul_u64_u64_div_u64(p0, run, rr);
+	cap = LEAP_GROUP_SPAN_MAX_NS + run + max_t(s64, late, 0);
+	rho = max_t(u64, rho, 1);
+	if (period >= mul_u64_u64_div_u64(cap, rho, LEAP_RHO_ONE))
+		return LEAP_GROUP_SPAN_MAX_NS;
+	return clamp_t(s64, (s64)mul_u64_u64_div_u64(period, LEAP_RHO_ONE, rho) -
+		       (s64)run - late, -LEAP_GROUP_SPAN_MAX_NS, LEAP_GROUP_SPAN_MAX_NS);
+}
+
+/**
+ * leap_add_span - a deadline a span away from the clock
+ * @now:	LEAP's clock, ns
+ * @span:	the span, ns; negative for a deadline before @now
+ *
+ * Return: @now + @span, at least LEAP_ISO_KEY + 1 (after every realtime
+ * and ISO key, however early in boot).
+ */
+static inline u64 leap_add_span(u64 now, s64 span)
+{
+	if (span >= 0)
+		return now + span;
+	if (now <= LEAP_ISO_KEY + 1 + (u64)-span)
+		return LEAP_ISO_KEY + 1;
+	return now - (u64)-span;
+}
+
 #define normal_sched_class	leap_sched_class
 #define rt_prio_sched_class	leap_sched_class
 
 void init_leap_rq(struct rq *rq);
 bool leap_rq_has_work(struct rq *rq);
+
+#ifdef CONFIG_CGROUP_SCHED
+struct task_group;
+struct seq_file;
+void leap_group_enqueue(struct task_struct *p);
+void leap_group_dequeue(struct task_struct *p);
+u64 leap_group_rho(struct task_struct *p);
+unsigned int leap_group_runnable(void);
+bool leap_group_charge(struct task_struct *p, u64 delta);
+struct task_group *leap_group_throttled(struct task_struct *p);
+void leap_group_park(struct task_struct *p, struct task_group *tg);
+void leap_group_unpark(struct task_struct *p);
+void leap_group_offline(int cpu);
+void leap_group_bandwidth(struct task_group *tg, u64 *period_us,
+			  u64 *quota_us, u64 *burst_us);
+int leap_group_set_bandwidth(struct task_group *tg, u64 period, u64 quota,
+			     u64 burst);
+void leap_group_bandwidth_stat(struct seq_file *sf, struct task_group *tg);
+void leap_group_release(struct task_group *tg);
+void leap_requeue(struct task_struct *p, bool may_park);
+#else
+static inline void leap_group_enqueue(struct task_struct *p) { }
+static inline void leap_group_dequeue(struct task_struct *p) { }
+static inline u64 leap_group_rho(struct task_struct *p) { return LEAP_RHO_ONE; }
+static inline bool leap_group_charge(struct task_struct *p, u64 delta) { return false; }
+static inline struct task_group *leap_group_throttled(struct task_struct *p) { return NULL; }
+static inline void leap_group_park(struct task_struct *p, struct task_group *tg) { }
+static inline void leap_group_unpark(struct task_struct *p) { }
+static inline void leap_group_offline(int cpu) { }
+#endif
 
 #else /* !CONFIG_SCHED_LEAP */
 

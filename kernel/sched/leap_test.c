@@ -244,6 +244,97 @@ static void leap_test_light_lead(struct kunit *test)
 			(u64)LEAP_LIGHT_LEAD_MAX_NS);
 }
 
+/* A rate one level down: a share of the parent's by weight. */
+static void leap_test_rho_step(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, leap_rho_step(LEAP_RHO_ONE, 1024, 8 * 1024),
+			LEAP_RHO_ONE / 8);
+	KUNIT_EXPECT_EQ(test, leap_rho_step(LEAP_RHO_ONE, 300, 400),
+			LEAP_RHO_ONE * 3 / 4);
+	/* A top group against a nice-0 task of the root: its weight / 1024. */
+	KUNIT_EXPECT_EQ(test, leap_rho_step(LEAP_RHO_ONE, 3072, 1024),
+			3 * LEAP_RHO_ONE);
+	/* No load: unchanged; never 0. */
+	KUNIT_EXPECT_EQ(test, leap_rho_step(12345, 1, 0), 12345ULL);
+	KUNIT_EXPECT_EQ(test, leap_rho_step(1, 3, 1000000), 1ULL);
+	/* No overflow at the largest rate and weights. */
+	KUNIT_EXPECT_EQ(test, leap_rho_step(100 * LEAP_RHO_ONE, 102400, 102400),
+			100 * LEAP_RHO_ONE);
+}
+
+/*
+ * The period a span gives (a slice, the span, the lateness) is P0 / rho:
+ * rates hold whatever the lateness, and a rate of one is a nice-0 root
+ * task's span.
+ */
+static void leap_test_group_span(struct kunit *test)
+{
+	s64 rr = 6 * NSEC_PER_MSEC, s0 = leap_deadline_span(NICE_TO_PRIO(0), 6);
+	s64 late[] = { -45 * (s64)NSEC_PER_MSEC, -33 * (s64)NSEC_PER_MSEC,
+		       -27 * (s64)NSEC_PER_MSEC, 0, 200 * (s64)NSEC_PER_MSEC };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(late); i++) {
+		s64 l = late[i], p0 = max_t(s64, s0 + rr + l, LEAP_GROUP_P0_MIN_NS);
+
+		KUNIT_EXPECT_EQ_MSG(test, leap_group_span(LEAP_RHO_ONE, l, rr, 6) + rr + l,
+				    p0, "late %lld", l);
+		KUNIT_EXPECT_EQ_MSG(test, leap_group_span(LEAP_RHO_ONE / 8, l, rr, 6) + rr + l,
+				    8 * p0, "late %lld", l);
+		KUNIT_EXPECT_EQ_MSG(test, leap_group_span(3 * LEAP_RHO_ONE, l, rr, 6) + rr + l,
+				    p0 / 3, "late %lld", l);
+		/* A slice that ran twice as long pays twice the period. */
+		KUNIT_EXPECT_EQ(test, leap_group_span(LEAP_RHO_ONE / 8, l, 2 * rr, 6) + 2 * rr + l,
+				16 * p0);
+	}
+	/* Picked on time, a rate of one is nice 0's span. */
+	KUNIT_EXPECT_EQ(test, leap_group_span(LEAP_RHO_ONE, 0, rr, 6), s0);
+	/* A heavy group under overload: the deadline lies before the clock. */
+	KUNIT_EXPECT_LT(test, leap_group_span(3 * LEAP_RHO_ONE, 200 * NSEC_PER_MSEC, rr, 6), 0LL);
+	/* P0 has a floor. */
+	KUNIT_EXPECT_EQ(test, leap_group_span(LEAP_RHO_ONE, -s0 - rr - 5 * (s64)NSEC_PER_MSEC,
+					      rr, 6),
+			LEAP_GROUP_P0_MIN_NS + s0 + 5 * NSEC_PER_MSEC);
+	/* The smallest rate, the largest rr_interval and run: capped, no overflow. */
+	KUNIT_EXPECT_EQ(test, leap_group_span(1, 0, rr, 6), (s64)LEAP_GROUP_SPAN_MAX_NS);
+	KUNIT_EXPECT_EQ(test, leap_group_span(1, LEAP_FRONTIER_MAX_NS,
+					      8ULL * LEAP_RR_INTERVAL_MAX * NSEC_PER_MSEC,
+					      LEAP_RR_INTERVAL_MAX),
+			(s64)LEAP_GROUP_SPAN_MAX_NS);
+	KUNIT_EXPECT_GE(test, leap_group_span(100 * LEAP_RHO_ONE, LEAP_FRONTIER_MAX_NS,
+					      rr, 6), -(s64)LEAP_GROUP_SPAN_MAX_NS);
+	KUNIT_EXPECT_LE(test, leap_group_span(LEAP_RHO_ONE / 1000, -LEAP_FRONTIER_MAX_NS,
+					      rr, 6), (s64)LEAP_GROUP_SPAN_MAX_NS);
+	/* A lateness beyond its bound counts as the bound. */
+	KUNIT_EXPECT_EQ(test, leap_group_span(LEAP_RHO_ONE, S64_MAX, rr, 6),
+			leap_group_span(LEAP_RHO_ONE, LEAP_FRONTIER_MAX_NS, rr, 6));
+}
+
+/* A deadline before the clock stays after every realtime and ISO key. */
+static void leap_test_add_span(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, leap_add_span(1000000, 5), 1000005ULL);
+	KUNIT_EXPECT_EQ(test, leap_add_span(1000000, -5), 999995ULL);
+	KUNIT_EXPECT_EQ(test, leap_add_span(1000000, -2000000), LEAP_ISO_KEY + 1);
+	KUNIT_EXPECT_EQ(test, leap_add_span(0, S64_MIN + 1), LEAP_ISO_KEY + 1);
+}
+
+/* The lateness averages: 1 / 2^shift a sample, samples clamped. */
+static void leap_test_frontier_avg(struct kunit *test)
+{
+	s64 avg = 0;
+	int i;
+
+	KUNIT_EXPECT_EQ(test, leap_frontier_avg(0, 800, 3), 100LL);
+	KUNIT_EXPECT_EQ(test, leap_frontier_avg(0, -800, 3), -100LL);
+	KUNIT_EXPECT_EQ(test, leap_frontier_avg(0, 6400, LEAP_FRONTIER_SHIFT), 100LL);
+	for (i = 0; i < 100; i++)
+		avg = leap_frontier_avg(avg, -27 * (s64)NSEC_PER_MSEC, 3);
+	KUNIT_EXPECT_LT(test, abs(avg + 27 * (s64)NSEC_PER_MSEC), (s64)NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, leap_frontier_avg(0, S64_MAX, 3), LEAP_FRONTIER_MAX_NS / 8);
+	KUNIT_EXPECT_EQ(test, leap_frontier_avg(0, S64_MIN, 3), -LEAP_FRONTIER_MAX_NS / 8);
+}
+
 static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_ratios),
 	KUNIT_CASE(leap_test_span_each_nice),
@@ -256,6 +347,10 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_avg),
 	KUNIT_CASE(leap_test_light),
 	KUNIT_CASE(leap_test_light_lead),
+	KUNIT_CASE(leap_test_rho_step),
+	KUNIT_CASE(leap_test_group_span),
+	KUNIT_CASE(leap_test_add_span),
+	KUNIT_CASE(leap_test_frontier_avg),
 	{}
 };
 

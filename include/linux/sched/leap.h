@@ -23,6 +23,8 @@
 #include <linux/skiplist.h>
 #include <linux/types.h>
 
+struct task_group;
+
 /**
  * struct sched_leap_entity - a task's LEAP state
  * @node:	the task's node on the global run list; starts a cache line,
@@ -44,6 +46,20 @@
  *		average over its last sleeps
  * @sleep:	time asleep per sleep, ns: a moving average
  * @slept:	LEAP's clock when it last went to sleep
+ * @renew_span:	how far ahead its deadline was set at its last slice
+ *		renewal, ns (negative: before the clock)
+ * @sample_ok:	that renewal set a busy deadline, and it has not slept
+ *		or been picked since: its next pick samples the picking
+ *		CPU's frontier (leap.c, leap_frontier_sample())
+ * @late:	how late its own picks come against its busy deadlines, ns:
+ *		a moving average of those samples, valid once @late_set
+ * @late_set:	@late has a sample
+ * @tg:		the cgroup cpu group whose load it is counted in while
+ *		runnable (kernel/sched/leap_group.c), or NULL
+ * @weight:	what it adds to @tg's load
+ * @park_node:	on a throttled group's list of parked tasks (cpu.max)
+ * @parked_on:	that group, while the task is parked: runnable, but on
+ *		no run list
  */
 struct sched_leap_entity {
 	struct skiplist_node	node ____cacheline_aligned;
@@ -58,6 +74,16 @@ struct sched_leap_entity {
 	u64			burst;
 	u64			sleep;
 	u64			slept;
+	s64			renew_span;
+	bool			sample_ok;
+	bool			late_set;
+	s64			late;
+#ifdef CONFIG_CGROUP_SCHED
+	struct task_group	*tg;
+	unsigned long		weight;
+	struct list_head	park_node;
+	struct task_group	*parked_on;
+#endif
 };
 
 /**
@@ -82,6 +108,16 @@ static inline void init_leap_entity(struct sched_leap_entity *le)
 	le->burst = 0;
 	le->sleep = 0;
 	le->slept = 0;
+	le->renew_span = 0;
+	le->sample_ok = false;
+	le->late_set = false;
+	le->late = 0;
+#ifdef CONFIG_CGROUP_SCHED
+	le->tg = NULL;
+	le->weight = 0;
+	INIT_LIST_HEAD(&le->park_node);
+	le->parked_on = NULL;
+#endif
 }
 
 #endif /* CONFIG_SCHED_LEAP */
