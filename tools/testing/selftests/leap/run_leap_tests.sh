@@ -5,8 +5,10 @@
 # machine, as root) against whatever scheduler the kernel has.
 #
 # usage: OUTPUT=<dir with the built tests> run_leap_tests.sh [--quick|--long] [group...]
+# (LEAP_SKIP_GROUPS=a,b: the default groups but those)
 #
-# Groups: policy behaviour hang accounting lifecycle stress hotplug mainline leap
+# Groups: policy behaviour hang accounting cgroup lifecycle stress hotplug
+# mainline leap
 # (and, with --long, fuzz).
 # Build the binaries first, on the host: build-host.sh <kernel tree> <dir>.
 # Prints one TAP stream (every check renumbered, "group: name"), scans
@@ -20,7 +22,13 @@ case $1 in
 --quick) shift ;;
 --long) mode=long; shift ;;
 esac
-groups=${*:-policy behaviour hang accounting lifecycle stress hotplug mainline leap}
+groups=${*:-policy behaviour hang accounting cgroup lifecycle stress hotplug mainline leap}
+# LEAP_SKIP_GROUPS (comma-separated) leaves groups out of the default list.
+if [ $# = 0 ] && [ -n "${LEAP_SKIP_GROUPS:-}" ]; then
+	for g in $(echo "$LEAP_SKIP_GROUPS" | tr , ' '); do
+		groups=$(echo " $groups " | sed "s/ $g / /; s/^ //; s/ \$//")
+	done
+fi
 [ $# = 0 ] && [ $mode = long ] && groups="$groups fuzz"
 bin=$(cd "${OUTPUT:-$(dirname "$0")}" && pwd)
 cd /tmp || exit 1	# stress-ng and some mainline tests write to the cwd
@@ -354,6 +362,28 @@ more_hogs() {	# more_hogs count [command prefix...]
 	done
 }
 
+# hogs_ready [pid...]: wait (up to 60 s) until each busy loop (default:
+# $hogs) runs its loop, so that a share is measured over running loops:
+# under emulation an exec over 9p takes seconds, in D state. Ready: the
+# final sh, runnable (R), not paging its binary in (D).
+hogs_ready() {
+	[ $# = 0 ] && set -- $hogs
+	for _ in $(seq 120); do
+		busy=0
+		for p in "$@"; do
+			st=$(cat "/proc/$p/stat" 2>/dev/null) || continue
+			st=${st##*) }
+			case $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null) in
+			"sh -c while :; do :; done ") [ "${st%% *}" = R ] || busy=1 ;;
+			*) busy=1 ;;
+			esac
+		done
+		[ $busy = 0 ] && return 0
+		sleep 0.5
+	done
+	echo "    # busy loops not all running after 60 s"
+}
+
 start_hogs() {	# start_hogs count [command prefix...]
 	hogs=
 	more_hogs "$@"
@@ -423,9 +453,9 @@ write_refused() {
 
 # The cgroup v2 cpu controller, as systemd and container runtimes use it:
 # enable it for a child group, write cpu.weight, cpu.weight.nice and
-# cpu.idle (every scheduler must take them and read them back; LEAP keeps
-# them without enforcing them), refuse out-of-range values with the value
-# kept, and account the CPU time of a task in the group.
+# cpu.idle (every scheduler must take them and read them back; the cgroup
+# group checks that they are enforced), refuse out-of-range values with
+# the value kept, and account the CPU time of a task in the group.
 cgroup_cpu_check() {
 	cgroot=/sys/fs/cgroup
 	cgd=$cgroot/leap-selftest
@@ -472,6 +502,300 @@ cgroup_cpu_check() {
 		emit ok "accounting: cgroup cpu.stat charges a task in the group (${use} us)" ||
 		emit fail "accounting: cgroup cpu.stat charges a task in the group (${use:-none} us, want >= 100000)"
 	rmdir $cgd || emit fail "accounting: cgroup removed after its task exited"
+}
+
+# Group shares, as mainline's group scheduling gives them: busy loops
+# pinned to CPU 0 in sibling cgroups (or sessions: autogroup) share it by
+# the groups' weights, whatever the number of tasks in each. Every
+# scheduler must pass; the tolerances are coarse (emulated CPUs).
+cg=/sys/fs/cgroup
+cgt=$cg/leap-shares
+
+# cg_mk path [weight]: a group under $cgt, its parent's cpu enabled.
+cg_mk() {
+	mkdir -p "$1" && echo +cpu >"$(dirname "$1")/cgroup.subtree_control" &&
+		{ [ -z "$2" ] || echo "$2" >"$1/cpu.weight"; }
+}
+
+# A group's CPU time, us; read by the shell itself (an exec under
+# emulation takes long enough to blur a window).
+cg_usage() {
+	while read -r k v; do
+		[ "$k" = usage_usec ] && echo "$v" && return
+	done <"$1/cpu.stat"
+}
+
+# The uptime, in hundredths of a second: the length of a measured window.
+uptime_cs() {
+	read -r up _ </proc/uptime
+	echo "${up%.*}${up#*.}"
+}
+
+# cg_share_check name tolerance group:hogs:want... : start the hogs, let
+# them settle for 1 s, measure each group's CPU time over the run, and
+# compare each group's part of the total with want (percent) +- tolerance.
+cg_share_check() {
+	name=$1 tol=$2
+	shift 2
+	hogs= ready=
+	for spec in "$@"; do
+		d=${spec%%:*} rest=${spec#*:} pre=$hogs
+		more_hogs "${rest%%:*}" sh -c "echo \$\$ >$d/cgroup.procs && exec \"\$@\"" sh taskset -c 0
+		# A group that should get nothing may never finish its exec.
+		[ "${spec##*:}" = 0 ] || ready="$ready ${hogs#"$pre"}"
+	done
+	# shellcheck disable=SC2086
+	hogs_ready $ready
+	sleep 1
+	for spec in "$@"; do
+		d=${spec%%:*}
+		eval "u0_$(basename "$d")=$(cg_usage "$d")"
+	done
+	sleep "$(secs 4 8)"
+	tot=0
+	for spec in "$@"; do
+		d=${spec%%:*}
+		eval "u=\$((\$(cg_usage $d) - u0_$(basename "$d")))"
+		eval "du_$(basename "$d")=$u"
+		tot=$((tot + u))
+	done
+	stop_hogs
+	ok=1 got=
+	for spec in "$@"; do
+		d=${spec%%:*} want=${spec##*:}
+		eval "u=\$du_$(basename "$d")"
+		pct=$((tot > 0 ? u * 100 / tot : 0))
+		got="$got $(basename "$d")=$pct%"
+		[ $pct -ge $((want - tol)) ] && [ $pct -le $((want + tol)) ] || ok=0
+	done
+	[ $ok = 1 ] && emit ok "cgroup: $name (${got# })" ||
+		emit fail "cgroup: $name (${got# }; want each within $tol points)"
+}
+
+group_cgroup() {
+	if ! grep -qw cpu $cg/cgroup.controllers 2>/dev/null ||
+		! echo +cpu >$cg/cgroup.subtree_control; then
+		emit fail "cgroup: cgroup v2 offers the cpu controller"
+		return
+	fi
+	rmdir $cgt/*/* $cgt/* $cgt 2>/dev/null
+	cg_mk $cgt/a 100 && cg_mk $cgt/b 100 || {
+		emit fail "cgroup: groups made with cpu.weight"
+		return
+	}
+	cg_share_check "weights 100/100, 1 and 8 hogs on one CPU: 50/50" 10 \
+		$cgt/a:1:50 $cgt/b:8:50
+	echo 300 >$cgt/b/cpu.weight
+	cg_share_check "weights 100/300, 1 and 8 hogs on one CPU: 25/75" 10 \
+		$cgt/a:1:25 $cgt/b:8:75
+	echo 100 >$cgt/b/cpu.weight
+	# Nested: b (100) holds c (100, 1 hog) and d (300, 4 hogs); a (100)
+	# holds 2: a half, c an eighth, d three eighths.
+	cg_mk $cgt/b/c 100 && cg_mk $cgt/b/d 300
+	cg_share_check "nested: a 100 | b 100 = c 100 + d 300: 50, 12.5, 37.5" 8 \
+		$cgt/a:2:50 $cgt/b/c:1:12 $cgt/b/d:4:38
+	rmdir $cgt/b/c $cgt/b/d
+	# cpu.weight.nice: nice 5 is weight 335 against 1024, a quarter.
+	echo 5 >$cgt/b/cpu.weight.nice
+	cg_share_check "cpu.weight.nice 0/5, 1 hog each: 75/25" 10 \
+		$cgt/a:1:75 $cgt/b:1:25
+	echo 100 >$cgt/b/cpu.weight
+	# cpu.idle: the idle group's hogs get what the other leaves (little).
+	echo 1 >$cgt/b/cpu.idle
+	cg_share_check "cpu.idle 1 beside a normal group, 4 and 1 hogs: under 5%" 5 \
+		$cgt/a:1:100 $cgt/b:4:0
+	echo 0 >$cgt/b/cpu.idle
+	rmdir $cgt/a $cgt/b $cgt
+	autogroup_check
+	bandwidth_check
+	container_check
+}
+
+# cpu.max, as container runtimes (docker run --cpus) and systemd's
+# CPUQuota= write it: the mainline errors for bad values; a quota of half
+# a CPU caps a group of 4 busy loops, cpu.stat counts the throttling, and
+# "max" gives the CPUs back; a throttled group's tasks can be killed, and
+# CPU hotplug works while it is throttled.
+bandwidth_check() {
+	bw=$cg/leap-bw
+	rmdir $bw 2>/dev/null
+	if ! mkdir $bw || [ ! -f $bw/cpu.max ]; then
+		emit fail "cgroup: cpu.max exists"
+		rmdir $bw 2>/dev/null
+		return
+	fi
+	ok=1
+	for v in "0 100000" "999 100000" "50000 999" "50000 1000001" abc; do
+		write_refused $bw/cpu.max "$v" || { ok=0; echo "    # cpu.max='$v': not refused"; }
+	done
+	echo "20000 100000" >$bw/cpu.max
+	write_refused $bw/cpu.max.burst 20001 || { ok=0; echo "    # cpu.max.burst over the quota: not refused"; }
+	echo max >$bw/cpu.max && m1=$(cat $bw/cpu.max)
+	echo "max 50000" >$bw/cpu.max && m2=$(cat $bw/cpu.max)
+	echo "50000 100000" >$bw/cpu.max && m3=$(cat $bw/cpu.max)
+	[ $ok = 1 ] && [ "$m1" = "max 100000" ] && [ "$m2" = "max 50000" ] &&
+		[ "$m3" = "50000 100000" ] &&
+		emit ok "cgroup: cpu.max refuses bad values, keeps its own, reads back what was set" ||
+		emit fail "cgroup: cpu.max refuses bad values, keeps its own, reads back what was set (got '$m1', '$m2', '$m3')"
+	# Half a CPU for 4 busy loops, over 5 s.
+	start_hogs 4 sh -c "echo \$\$ >$bw/cgroup.procs && exec \"\$@\"" sh
+	hogs_ready
+	sleep 1
+	w0=$(uptime_cs) u0=$(cg_usage $bw)
+	t0=$(awk '$1 == "nr_throttled" { print $2 }' $bw/cpu.stat)
+	sleep 5
+	w1=$(uptime_cs) u1=$(cg_usage $bw)
+	t1=$(awk '$1 == "nr_throttled" { print $2 }' $bw/cpu.stat)
+	thr=$(awk '$1 == "throttled_usec" { print $2 }' $bw/cpu.stat)
+	pct=$(((u1 - u0) / ((w1 - w0) * 100)))
+	[ $pct -ge 40 ] && [ $pct -le 60 ] &&
+		emit ok "cgroup: cpu.max 50000 100000 caps 4 hogs to half a CPU ($pct%)" ||
+		emit fail "cgroup: cpu.max 50000 100000 caps 4 hogs to half a CPU ($pct% of a CPU, want 40-60)"
+	[ "${t1:-0}" -gt "${t0:-0}" ] && [ "${thr:-0}" -gt 0 ] &&
+		emit ok "cgroup: cpu.stat counts the throttling (nr_throttled $t0 -> $t1, throttled_usec $thr)" ||
+		emit fail "cgroup: cpu.stat counts the throttling (nr_throttled ${t0:-none} -> ${t1:-none}, throttled_usec ${thr:-none})"
+	echo max >$bw/cpu.max
+	sleep 1
+	w0=$(uptime_cs) u0=$(cg_usage $bw)
+	sleep 2
+	w1=$(uptime_cs) u1=$(cg_usage $bw)
+	want=$((cpus < 4 ? cpus : 4))
+	pct=$(((u1 - u0) / ((w1 - w0) * 100)))
+	[ $pct -ge $((want * 70)) ] &&
+		emit ok "cgroup: cpu.max max gives the CPUs back ($pct% of a CPU)" ||
+		emit fail "cgroup: cpu.max max gives the CPUs back ($pct% of a CPU, want >= $((want * 70)))"
+	# 1 ms a second: throttled nearly all the time. SIGKILL ends them.
+	echo "1000 1000000" >$bw/cpu.max
+	sleep 1.5
+	if [ "$cpus" -ge 2 ] && [ -w /sys/devices/system/cpu/cpu1/online ]; then
+		echo 0 >/sys/devices/system/cpu/cpu1/online && off=ok || off=failed
+		echo 1 >/sys/devices/system/cpu/cpu1/online && on=ok || on=failed
+		[ $off = ok ] && [ $on = ok ] &&
+			emit ok "cgroup: CPU 1 goes offline and back while a group is throttled" ||
+			emit fail "cgroup: CPU 1 goes offline and back while a group is throttled (offline $off, online $on)"
+	else
+		emit skip "cgroup: CPU 1 goes offline and back while a group is throttled" "one CPU"
+	fi
+	t0=$(date +%s%N)
+	# shellcheck disable=SC2086
+	kill -9 $hogs 2>/dev/null
+	wait 2>/dev/null
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	left=$(cat $bw/cgroup.procs | wc -l)
+	[ "$left" = 0 ] &&
+		emit ok "cgroup: a throttled group's tasks are killed (${ms} ms)" ||
+		emit fail "cgroup: a throttled group's tasks are killed ($left left after ${ms} ms)"
+	echo max >$bw/cpu.max
+	rmdir $bw || emit fail "cgroup: a group with cpu.max removed after its tasks exited"
+}
+
+# A real container runtime, as `docker run --cpus=0.5` drives it: Debian's
+# runc starts a container (the host root, read-only, as its root
+# filesystem) whose two busy loops have a quota of half a CPU; the
+# container's cgroup reads the quota back and uses about half a CPU.
+container_check() {
+	if ! command -v runc >/dev/null; then
+		emit fail "cgroup: runc installed (make deps installs it)"
+		return
+	fi
+	ctr=leap-selftest-ctr
+	bnd=/tmp/$ctr
+	runc delete -f $ctr 2>/dev/null
+	umount $bnd/rootfs 2>/dev/null
+	rm -rf $bnd
+	# The root filesystem: the host root, bound (without the guest's
+	# mounts below it) where pivot_root can take it.
+	mkdir -p $bnd/rootfs && mount --bind / $bnd/rootfs && (cd $bnd && runc spec) || {
+		emit fail "cgroup: runc spec writes a bundle"
+		umount $bnd/rootfs 2>/dev/null
+		return
+	}
+	python3 - "$bnd/config.json" "$ctr" <<'PY' || { emit fail "cgroup: container bundle written"; return; }
+import json, sys
+path, name = sys.argv[1], sys.argv[2]
+c = json.load(open(path))
+c["root"] = {"path": "rootfs", "readonly": True}
+c["process"]["terminal"] = False
+c["process"]["args"] = ["sh", "-c", "for i in 1 2; do (while :; do :; done) & done; wait"]
+c["linux"]["cgroupsPath"] = "/" + name
+c["linux"].setdefault("resources", {})["cpu"] = {"quota": 50000, "period": 100000}
+json.dump(c, open(path, "w"))
+PY
+	runc run -d --bundle $bnd $ctr </dev/null >$bnd/out 2>&1
+	d=$cg/$ctr
+	if [ "$(runc state $ctr 2>/dev/null | grep -c '"status": "running"')" != 1 ] ||
+		[ ! -f $d/cpu.max ]; then
+		emit fail "cgroup: runc starts a container with a CPU limit ($(tail -c 300 $bnd/out | tr '\n' ' '))"
+		runc delete -f $ctr 2>/dev/null
+		umount $bnd/rootfs
+		return
+	fi
+	emit ok "cgroup: runc starts a container with a CPU limit (cpu.max '$(cat $d/cpu.max)')"
+	sleep 1
+	w0=$(uptime_cs) u0=$(cg_usage $d)
+	sleep "$(secs 5 10)"
+	w1=$(uptime_cs) u1=$(cg_usage $d)
+	pct=$(((u1 - u0) / ((w1 - w0) * 100)))
+	[ $pct -ge 40 ] && [ $pct -le 60 ] &&
+		emit ok "cgroup: the container's 2 busy loops use half a CPU ($pct%)" ||
+		emit fail "cgroup: the container's 2 busy loops use half a CPU ($pct% of a CPU, want 40-60)"
+	runc kill $ctr KILL 2>/dev/null
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		runc delete $ctr 2>/dev/null && break
+		sleep 0.5
+	done
+	runc state $ctr >/dev/null 2>&1 &&
+		emit fail "cgroup: the container killed and deleted" ||
+		emit ok "cgroup: the container killed and deleted"
+	umount $bnd/rootfs
+	rm -rf $bnd
+}
+
+# Autogroup: each session its own group. One session with 8 hogs, one
+# with 1, all on CPU 0, share it about evenly; with autogroup nice 5 on the
+# second (/proc/<pid>/autogroup), it gets about a quarter.
+autogroup_check() {
+	if [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" != 1 ]; then
+		emit fail "cgroup: autogroup enabled (kernel.sched_autogroup_enabled)"
+		return
+	fi
+	for nice in 0 5; do
+		n8=8 want=50
+		[ $nice = 5 ] && n8=1 want=75
+		# Each session is killed as one (pkill -s).
+		setsid sh -c "for i in \$(seq $n8); do taskset -c 0 sh -c 'while :; do :; done' & done; wait" &
+		s1=$!
+		setsid taskset -c 0 sh -c 'while :; do :; done' &
+		s2=$!
+		for _ in $(seq 120); do
+			[ "$(loops_of $s1 | wc -l)" = $n8 ] && [ "$(loops_of $s2 | wc -l)" = 1 ] && break
+			sleep 0.5
+		done
+		[ $nice = 0 ] || echo $nice >/proc/$s2/autogroup
+		# shellcheck disable=SC2046
+		hogs_ready $(loops_of $s1) $(loops_of $s2)
+		sleep 1
+		b0=$(sid_ticks $s1) o0=$(sid_ticks $s2)
+		sleep "$(secs 4 8)"
+		b1=$(sid_ticks $s1) o1=$(sid_ticks $s2)
+		pkill -9 -s "$s1,$s2"
+		wait 2>/dev/null
+		b=$((b1 - b0)) o=$((o1 - o0))
+		pct=$(((b + o) > 0 ? b * 100 / (b + o) : 0))
+		what="autogroup: sessions of $n8 and 1 hogs (autogroup nice 0/$nice) on one CPU: $want/$((100 - want))"
+		[ $pct -ge $((want - 10)) ] && [ $pct -le $((want + 10)) ] &&
+			emit ok "cgroup: $what ($pct/$((100 - pct)))" ||
+			emit fail "cgroup: $what ($pct/$((100 - pct)), want within 10 points)"
+	done
+}
+
+# The busy loops of session $1.
+loops_of() { pgrep -s "$1" -f '^sh -c while :; do :; done$'; }
+
+# The CPU ticks (utime + stime) of the processes of session $1.
+sid_ticks() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		awk -v s="$1" '{ sub(/.*\) /, ""); if ($4 == s) t += $12 + $13 } END { print t + 0 }'
 }
 
 group_leap() {
