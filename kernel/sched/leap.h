@@ -393,7 +393,7 @@ static inline u64 leap_light_lead(unsigned int nr, unsigned int ncpus,
  * @period:	cpu.max's period, ns; 0 until set (LEAP_BW_PERIOD_DEF_NS)
  * @burst:	cpu.max.burst: unused quota a period may carry, ns
  * @runtime:	what is left of this period's quota, ns (negative: the
- *		overrun, paid from the next period's)
+ *		overrun, paid from the next periods', at most one quota)
  * @used:	CPU time charged in this period, ns
  * @throttled:	the quota ran out: the group's tasks are off the queue,
  *		on @parked, until the period renews

@@ -388,8 +388,8 @@ out:
  * @p:		the running task, counted in its group; leap_rq_lock held
  * @delta:	CPU time it ran since the last charge, ns
  *
- * Every group above @p with a quota pays @delta; one whose runtime runs
- * out is throttled.
+ * Every group above @p with a quota pays @delta (its runtime goes no
+ * lower than minus its quota); one whose runtime runs out is throttled.
  *
  * Return: true if a group above @p is throttled: @p must stop.
  */
@@ -405,7 +405,14 @@ bool leap_group_charge(struct task_struct *p, u64 delta)
 		struct leap_group *lg = &tg->leap;
 
 		if (lg->quota) {
-			lg->runtime -= delta;
+			/*
+			 * An overrun is paid from the next periods, up to one
+			 * quota: tasks that ran on past the throttle (held
+			 * locks, a CPU going down) do not keep the group, and
+			 * a task killed while parked, throttled for long.
+			 */
+			lg->runtime = max_t(s64, lg->runtime - (s64)delta,
+					    -(s64)lg->quota);
 			lg->used += delta;
 			if (!lg->timer_on)
 				leap_bw_start(lg);
