@@ -154,6 +154,20 @@ static inline void stop(pid_t *pids, int n)
 			waitpid(pids[i], NULL, 0);
 }
 
+/*
+ * After a SCHED_DEADLINE task exits or leaves the policy, mainline frees
+ * its bandwidth only at its 0-lag time, from a timer, up to a period
+ * later. Without cpusets, any access to a sched_rt_* sysctl meanwhile
+ * rebuilds the root domain and zeroes its DL bandwidth sum, which the
+ * late free then underflows: every later write of sched_rt_runtime_us
+ * fails with EBUSY until the next rebuild (6.12, on EEVDF as on LEAP). A
+ * test whose DL task is gone waits out two of its periods.
+ */
+static inline void dl_wait_release(double period_s)
+{
+	usleep((useconds_t)(2e6 * period_s));
+}
+
 /* CPU time of process @pid so far, in seconds; -1 if it is gone. */
 static inline double cputime(pid_t pid)
 {
@@ -204,7 +218,7 @@ static inline int sampler_rt(int on)
 	return sched_setscheduler(0, on ? SCHED_FIFO : SCHED_OTHER, &sp);
 }
 
-/* An integer sysctl (a /proc/sys path): read it, -1 if absent; write it. */
+/* An integer sysctl (a /proc/sys path): read it, -1 if absent; write it, 0 or -errno. */
 static inline int sysctl_read(const char *path)
 {
 	char buf[32] = "";
@@ -224,9 +238,9 @@ static inline int sysctl_write(const char *path, int v)
 	int fd = open(path, O_WRONLY), len, ret;
 
 	if (fd < 0)
-		return -1;
+		return -errno;
 	len = snprintf(buf, sizeof(buf), "%d\n", v);
-	ret = write(fd, buf, len) == len ? 0 : -1;
+	ret = write(fd, buf, len) == len ? 0 : -errno;
 	close(fd);
 	return ret;
 }

@@ -84,6 +84,7 @@ TEST(setattr_getattr)
 	EXPECT_EQ(SCHED_DEADLINE, b.sched_policy);
 	EXPECT_EQ(a.sched_runtime, b.sched_runtime);
 	reset_normal();
+	dl_wait_release(0.02);
 	EXPECT_EQ(SCHED_OTHER, sched_getscheduler(0));
 }
 
