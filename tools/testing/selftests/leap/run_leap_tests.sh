@@ -676,6 +676,23 @@ bandwidth_check() {
 	else
 		emit skip "cgroup: CPU 1 goes offline and back while a group is throttled" "one CPU"
 	fi
+	# The freezer freezes the throttled group (its tasks must reach the
+	# freezer's trap: on LEAP at the end of a period, on EEVDF when the
+	# quota lets them) and thaws it. Never frozen: the check's 30 s.
+	t0=$(date +%s%N) ms=0
+	echo 1 >$bw/cgroup.freeze
+	while ! grep -q 'frozen 1' $bw/cgroup.events && [ $ms -lt 30000 ]; do
+		sleep 0.1
+		ms=$((($(date +%s%N) - t0) / 1000000))
+	done
+	grep -q 'frozen 1' $bw/cgroup.events && fz=frozen || fz="not frozen"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo 0 >$bw/cgroup.freeze
+	sleep 0.5
+	grep -q 'frozen 0' $bw/cgroup.events && th=thawed || th="not thawed"
+	[ "$fz" = frozen ] && [ "$th" = thawed ] &&
+		emit ok "cgroup: the freezer freezes a throttled group ($ms ms) and thaws it" ||
+		emit fail "cgroup: the freezer freezes a throttled group and thaws it ($fz after $ms ms, $th)"
 	t0=$(date +%s%N)
 	# shellcheck disable=SC2086
 	kill -9 $hogs 2>/dev/null
