@@ -826,6 +826,8 @@ static bool leap_charge(struct rq *rq)
 	delta = update_curr_common(rq);
 	if (delta <= 0)
 		return false;
+	/* Before the turn check: leap_q.niffies may be a tick old. */
+	now = leap_clock(rq);
 	leap_account(rq, curr, delta);
 	/* cpu.max: a task of a group that is throttled stops. */
 	if (leap_task_key(curr) > LEAP_ISO_KEY && leap_group_charge(curr, delta))
@@ -837,7 +839,6 @@ static bool leap_charge(struct rq *rq)
 	if (curr->leap.time_slice >= LEAP_RESCHED_NS &&
 	    !leap_idle_turn_over(rq, curr))
 		return false;
-	now = leap_clock(rq);
 	leap_renew(curr, now);
 	leap_renewed(curr, now, !leap_place_light(curr, now));
 	if (rq->leap.curr == curr) {
