@@ -768,20 +768,18 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * (leap_light(), over the active CPUs in its affinity mask: a task pinned
  * to one CPU shares that one, however many there are; with its run since
  * it woke as its burst if that is longer), its deadline becomes @now -
- * leap_light_lead() + leap_light_used() plus the span of its burst
- * (leap_run_span(), as a busy task's deadline is the span of a slice),
- * unless it is earlier already: the lead less the part of it that the
- * task's use of its share pays for. One that uses at most about half its
- * share sorts before the deadline of every busy task that a round robin
- * of the runnable tasks left behind, so that it runs at the next
- * preemption point however many busy tasks are queued; among light
- * tasks the one that uses less of its share goes first, then by wakeup
- * time plus expected run. A busy task that light tasks kept waiting
- * longer than the lead goes first: together they cannot starve it. At a
- * renewal only within its first slice's worth of run since it woke: a
- * light key lasts at most the rest of the slice it woke with and one
- * more. A task that sleeps little or runs long is not light: its share,
- * not its habits, bounds what it gets. NORMAL (and ISO, which runs as NORMAL when
+ * leap_light_lead() plus the span of its burst (leap_run_span(), as a
+ * busy task's deadline is the span of a slice), unless it is earlier
+ * already: before the deadline of every busy task that a round robin of
+ * the runnable tasks left behind, so that it runs at the next preemption
+ * point however many busy tasks are queued, and among light tasks by
+ * wakeup time plus expected run, so that the shortest runs go first. A
+ * busy task that light tasks kept waiting longer than the lead goes
+ * first: together they cannot starve it. At a renewal only
+ * within its first slice's worth of run since it woke: a light key lasts
+ * at most the rest of the slice it woke with and one more. A task that
+ * sleeps little or runs long is not light: its share, not its habits,
+ * bounds what it gets. NORMAL (and ISO, which runs as NORMAL when
  * refractory) only: BATCH and IDLE keep their rules. O(1).
  */
 static bool leap_place_light(struct task_struct *p, u64 now)
@@ -804,8 +802,6 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 	if (!leap_light(burst, p->leap.sleep, max(gate, 1U), ncpus, prio))
 		return false;
 	lead = leap_light_lead(nr, ncpus, leap_rr_ms());
-	lead -= leap_light_used(lead, burst, p->leap.sleep, max(gate, 1U),
-				ncpus, prio);
 	key = max_t(u64, now, lead + LEAP_ISO_KEY + 1) - lead +
 	      leap_run_span(p->prio, burst);
 	if (key >= p->leap.deadline)

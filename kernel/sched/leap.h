@@ -18,13 +18,11 @@
  * a nice level from 128 at nice -20, so that a nice 0 task's deadline is
  * 6.5 rr_intervals away and a nice 19 task's 40. A NORMAL or refractory
  * ISO task that wakes while it uses no more than its share of the CPUs
- * it may use (leap_light()) gets niffies - leap_light_lead() +
- * leap_light_used() plus the span of its average run instead (if
- * earlier), for the rest of its slice and at most one more: the less of
- * its share it uses, the further back, before every busy task a round
- * robin leaves behind once it uses at most about half, and among light
- * tasks in the order of that, wakeup and expected run. Every deadline
- * is above
+ * it may use (leap_light()) gets niffies - leap_light_lead() plus the
+ * span of its average run instead (if earlier), for the rest of its
+ * slice and at most one more: before every busy task a round robin
+ * leaves behind, and among light tasks in the order of wakeup plus
+ * expected run. Every deadline is above
  * LEAP_ISO_KEY, so after every realtime key. A SCHED_IDLE task's
  * deadline lies twice the nice 19 span ahead (leap_idle_span()): it
  * sorts after every task that renewed its deadline since, so it runs
@@ -351,42 +349,6 @@ static inline u64 leap_light_lead(unsigned int nr, unsigned int ncpus,
 	lead = 2ULL * nr * rr_ms * NSEC_PER_MSEC / max(ncpus, 1U) +
 	       leap_deadline_span(NICE_TO_PRIO(0), rr_ms);
 	return min_t(u64, lead, LEAP_LIGHT_LEAD_MAX_NS);
-}
-
-/**
- * leap_light_used - how much of its lead a light task gives up
- * @lead:	its leap_light_lead(), at most LEAP_LIGHT_LEAD_MAX_NS
- * @burst:	its average CPU time from a wakeup to a sleep, ns
- * @sleep:	its average sleep, ns (0: it has not slept yet)
- * @nr:		the LEAP tasks runnable, as leap_light() takes it
- * @ncpus:	the CPUs it may run on, at least 1
- * @prio:	its prio, MAX_RT_PRIO .. MAX_PRIO - 1
- *
- * The fraction of its share a task uses, u = @burst * @nr *
- * ratio(nice) / ((@burst + @sleep) * @ncpus * ratio(0)), is at most 1
- * for a light task (leap_light()). Its key starts @lead * (1 - u) before
- * the clock: the less of its share a task uses, the earlier, so a task
- * that runs a thousandth of its share goes before one that runs half of
- * it unless that one woke half a lead sooner. No overflow: both averages
- * are taken as at most LEAP_LIGHT_CAP_NS (< 2^30), @nr as at most 2^20,
- * ratios are below 2^13 and @ncpus below 2^16.
- *
- * Return: @lead * min(u, 1); @lead if the task has not slept.
- */
-static inline u64 leap_light_used(u64 lead, u64 burst, u64 sleep,
-				  unsigned int nr, unsigned int ncpus, int prio)
-{
-	int i = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
-	u64 use, share;
-
-	if (!sleep)
-		return lead;
-	burst = min_t(u64, burst, LEAP_LIGHT_CAP_NS);
-	sleep = min_t(u64, sleep, LEAP_LIGHT_CAP_NS);
-	use = burst * min(nr, 1U << 20) * leap_prio_ratios[i];
-	share = (burst + sleep) * max(ncpus, 1U) *
-		leap_prio_ratios[NICE_WIDTH / 2];
-	return mul_u64_u64_div_u64(lead, min(use, share), share);
 }
 
 /*

@@ -244,37 +244,6 @@ static void leap_test_light_lead(struct kunit *test)
 			(u64)LEAP_LIGHT_LEAD_MAX_NS);
 }
 
-/*
- * The part of the lead a light task gives up is the part of its share it
- * uses: all of it at its share or above, half at half, none at nothing;
- * more at a higher nice level, whose share is smaller; all of it before
- * it has slept. No overflow at the largest values.
- */
-static void leap_test_light_used(struct kunit *test)
-{
-	u64 lead = leap_light_lead(20, 2, 6), ms = NSEC_PER_MSEC;
-	int n0 = NICE_TO_PRIO(0);
-
-	/* 20 tasks on 2 CPUs: a share of a tenth of a CPU. */
-	KUNIT_EXPECT_EQ(test, leap_light_used(lead, ms, 9 * ms, 20, 2, n0), lead);
-	KUNIT_EXPECT_EQ(test, leap_light_used(lead, ms, 19 * ms, 20, 2, n0), lead / 2);
-	KUNIT_EXPECT_EQ(test, leap_light_used(lead, ms, ms, 20, 2, n0), lead);
-	KUNIT_EXPECT_EQ(test, leap_light_used(lead, 0, 19 * ms, 20, 2, n0), 0ULL);
-	KUNIT_EXPECT_EQ(test, leap_light_used(lead, ms, 0, 20, 2, n0), lead);
-	KUNIT_EXPECT_GT(test, leap_light_used(lead, ms, 19 * ms, 20, 2, NICE_TO_PRIO(5)),
-			lead / 2);
-	KUNIT_EXPECT_LT(test, leap_light_used(lead, ms, 19 * ms, 20, 2, NICE_TO_PRIO(-5)),
-			lead / 2);
-	/* No CPU count is taken as one; the largest values do not wrap. */
-	KUNIT_EXPECT_EQ(test, leap_light_used(lead, ms, 19 * ms, 10, 0, n0),
-			leap_light_used(lead, ms, 19 * ms, 10, 1, n0));
-	KUNIT_EXPECT_EQ(test, leap_light_used(LEAP_LIGHT_LEAD_MAX_NS, ~0ULL, ~0ULL, ~0U,
-					      1, MAX_PRIO - 1),
-			(u64)LEAP_LIGHT_LEAD_MAX_NS);
-	KUNIT_EXPECT_EQ(test, leap_light_used(LEAP_LIGHT_LEAD_MAX_NS, 1, ~0ULL, 1,
-					      0xffff, NICE_TO_PRIO(-20)), 0ULL);
-}
-
 /* A rate one level down: a share of the parent's by weight. */
 static void leap_test_rho_step(struct kunit *test)
 {
@@ -378,7 +347,6 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_avg),
 	KUNIT_CASE(leap_test_light),
 	KUNIT_CASE(leap_test_light_lead),
-	KUNIT_CASE(leap_test_light_used),
 	KUNIT_CASE(leap_test_rho_step),
 	KUNIT_CASE(leap_test_group_span),
 	KUNIT_CASE(leap_test_add_span),
