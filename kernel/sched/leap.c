@@ -703,10 +703,11 @@ static void leap_account(struct rq *rq, struct task_struct *curr, u64 delta)
  */
 static bool leap_idle_turn_over(struct rq *rq, struct task_struct *curr)
 {
+	/* This CPU's clock: leap_q.niffies may be a tick old here. */
+	u64 now = max(leap_q.niffies, rq_clock(rq));
 	struct skiplist_node *first;
 
-	if (!leap_idle(curr) ||
-	    leap_q.niffies - rq->leap.picked < LEAP_IDLE_RUN_NS)
+	if (!leap_idle(curr) || now - rq->leap.picked < LEAP_IDLE_RUN_NS)
 		return false;
 	first = skiplist_first(&leap_q.list);
 	if (first && !leap_idle(leap_task_of(first)))
@@ -826,8 +827,6 @@ static bool leap_charge(struct rq *rq)
 	delta = update_curr_common(rq);
 	if (delta <= 0)
 		return false;
-	/* Before the turn check: leap_q.niffies may be a tick old. */
-	now = leap_clock(rq);
 	leap_account(rq, curr, delta);
 	/* cpu.max: a task of a group that is throttled stops. */
 	if (leap_task_key(curr) > LEAP_ISO_KEY && leap_group_charge(curr, delta))
@@ -839,6 +838,7 @@ static bool leap_charge(struct rq *rq)
 	if (curr->leap.time_slice >= LEAP_RESCHED_NS &&
 	    !leap_idle_turn_over(rq, curr))
 		return false;
+	now = leap_clock(rq);
 	leap_renew(curr, now);
 	leap_renewed(curr, now, !leap_place_light(curr, now));
 	if (rq->leap.curr == curr) {
