@@ -966,7 +966,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 
 	lockdep_assert_rq_held(rq);
 	/* Queued but not on_rq: left on the list by a change that keeps it. */
-	SCHED_WARN_ON(p->leap.on_rq || (leap_queued(p) && !(flags & ENQUEUE_RESTORE)));
+	WARN_ON_ONCE(p->leap.on_rq || (leap_queued(p) && !(flags & ENQUEUE_RESTORE)));
 	/* Woken from an uninterruptible sleep: it may hold what others need. */
 	if ((flags & ENQUEUE_WAKEUP) && p->sched_contributes_to_load)
 		p->leap.woke_held = true;
@@ -1043,7 +1043,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 {
 	lockdep_assert_rq_held(rq);
-	SCHED_WARN_ON(!p->leap.on_rq);
+	WARN_ON_ONCE(!p->leap.on_rq);
 	/*
 	 * A change that keeps the task's place (DEQUEUE_SAVE without
 	 * DEQUEUE_MOVE: affinity, nice, migrate_disable) leaves a queued
@@ -1054,7 +1054,7 @@ static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE) {
 		leap_unqueue(p);
 	} else if (leap_queued(p)) {
-		SCHED_WARN_ON(leap_q.saved);
+		WARN_ON_ONCE(leap_q.saved);
 		leap_q.saved = leap_list_of(p);
 	}
 	if (flags & DEQUEUE_SLEEP) {
@@ -1072,7 +1072,7 @@ static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 		leap_new_deadline(p, leap_q.niffies);
 
 	p->leap.on_rq = false;
-	SCHED_WARN_ON(!rq->leap.nr_running || !leap_q.nr);
+	WARN_ON_ONCE(!rq->leap.nr_running || !leap_q.nr);
 	rq->leap.nr_running--;
 	leap_q.nr--;
 	leap_group_unpark(p);
