@@ -11,8 +11,17 @@ MAKEFLAGS += --no-print-directory
 
 TOP := $(CURDIR)
 WB := $(TOP)/workbench
-BUILD := $(TOP)/build
-OUTDIR := $(TOP)/out
+# LINUX: the kernel version (a directory of patches/); 6.12 by default.
+# Another version builds in build/linux-$(LINUX), its output in
+# out/linux-$(LINUX) (workbench/lib.sh computes the same paths).
+LINUX ?= 6.12
+LINUXES := $(patsubst $(TOP)/patches/%/series,%,$(wildcard $(TOP)/patches/*/series))
+ifeq ($(filter $(LINUX),$(LINUXES)),)
+$(error LINUX=$(LINUX) is not a kernel version LEAP has patches for: use one of $(LINUXES))
+endif
+BUILD := $(TOP)/build$(if $(filter-out 6.12,$(LINUX)),/linux-$(LINUX))
+OUTDIR := $(TOP)/out$(if $(filter-out 6.12,$(LINUX)),/linux-$(LINUX))
+export LINUX
 
 KERNEL ?= leap
 FLAVOR ?= debug
@@ -39,17 +48,18 @@ help:
 	@echo 'LEAP workbench. Main commands:'
 	@echo '  make run          build the LEAP kernel and show it at work in a 2-CPU VM'
 	@echo '  make test         build, boot and run every test suite; ends "N passed, N failed"'
+	@echo '  LINUX=7.3         any target for Linux 7.3 instead of 6.12 (patches/7.3/; build/linux-7.3)'
 	@echo 'Steps:'
 	@echo '  make deps         install the Debian packages needed (apt)'
-	@echo '  make source       pristine 6.12 tree (Debian linux-source-6.12, or KSRC=/path)'
-	@echo '  make tree         build/tree: pristine + new files + patches/series'
+	@echo '  make source       pristine tree (Debian linux-source-$(LINUX), or KSRC=/path)'
+	@echo '  make tree         build/tree: pristine + new files + patches/$(LINUX)/series'
 	@echo '  make kernel       LEAP kernel (FLAVOR=debug|perf|user, KASAN=1)'
 	@echo '  make stock        unpatched EEVDF kernel, same source and config'
 	@echo '  make boot         KERNEL=leap|stock CPUS=n MEM=.. TIMEOUT=s CMD="..."'
 	@echo '  make check-quick  after an edit: rebuild, boot 2 CPUs, KUnit + quick suite'
 	@echo '  make test-stock   the conformance suite on stock EEVDF'
 	@echo '  make test-long    8 CPUs, longer stress'
-	@echo '  make patch        out/leap-6.12.patch and out/series/ for your own tree'
+	@echo '  make patch        out/leap-$(LINUX).patch and its git am series for your own tree'
 	@echo '  make bench        A/B benchmark, LEAP vs EEVDF (bench-quick: short; bench-aa: stock vs stock)'
 	@echo '                    perf-flavour kernels; PEERS="name=/path/to.patch[:fragment] ..." adds peers'
 

@@ -2,8 +2,29 @@
 # LEAP workbench: shell helpers shared by the workbench scripts.
 
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-BUILD=${BUILD:-$TOP/build}
-OUT=${OUT:-$TOP/out}
+
+# LINUX: the kernel version to build LEAP for (make ... LINUX=7.3); the
+# versions are the directories of patches/. 6.12, the default, keeps
+# build/ and out/; another version has its own build/linux-V and
+# out/linux-V, so both can be built side by side. The Makefile computes
+# the same paths.
+LINUX=${LINUX:-6.12}
+LINUXES=$(cd "$TOP/patches" && ls -d -- */ | tr -d / | tr '\n' ' ')
+if [ ! -f "$TOP/patches/$LINUX/series" ]; then
+	printf 'error: LINUX=%s is not a kernel version LEAP has patches for\n' "$LINUX" >&2
+	printf '  fix: use one of: %s(patches/<version>/series)\n' "$LINUXES" >&2
+	exit 1
+fi
+if [ "$LINUX" = 6.12 ]; then
+	BUILD=${BUILD:-$TOP/build}
+	OUT=${OUT:-$TOP/out}
+else
+	BUILD=${BUILD:-$TOP/build/linux-$LINUX}
+	OUT=${OUT:-$TOP/out/linux-$LINUX}
+fi
+PATCHES=$TOP/patches/$LINUX
+KSRC=${KSRC:-$BUILD/src/linux-source-$LINUX}
+export LINUX
 STAMPS=$BUILD/stamps
 
 # say MSG: one progress line, prefixed so it stands out in make's output.
