@@ -521,6 +521,23 @@ cg_mk() {
 
 # A group's CPU time, us; read by the shell itself (an exec under
 # emulation takes long enough to blur a window).
+# bw_state GROUP [pid...]: what a cpu.max failure needs to be understood:
+# the group's cpu.stat and cpu.max, each task's cgroup, state, policy,
+# prio and CPU time, and LEAP's queue (debugfs).
+bw_state() {
+	g=$1
+	shift
+	echo "    # $g: cpu.max $(cat "$g/cpu.max"), $(tr '\n' ' ' <"$g/cpu.stat")"
+	for p in "$@"; do
+		echo "    # pid $p: cgroup $(cut -d: -f3 "/proc/$p/cgroup" 2>/dev/null)," \
+			"$(awk '$1 == "State:" || $1 == "Cpus_allowed_list:" { printf "%s %s ", $1, $2 }' "/proc/$p/status" 2>/dev/null)" \
+			"$(awk '$1 ~ /^(policy|prio|se.sum_exec_runtime|nr_switches|nr_voluntary_switches)$/ { printf "%s %s ", $1, $3 }' "/proc/$p/sched" 2>/dev/null)"
+	done
+	if has_debugfs && [ -r /sys/kernel/debug/sched/leap ]; then
+		sed -n '1,40s/^/    # leap: /p' /sys/kernel/debug/sched/leap
+	fi
+}
+
 cg_usage() {
 	while read -r k v; do
 		[ "$k" = usage_usec ] && echo "$v" && return
@@ -650,9 +667,13 @@ bandwidth_check() {
 	t1=$(awk '$1 == "nr_throttled" { print $2 }' $bw/cpu.stat)
 	thr=$(awk '$1 == "throttled_usec" { print $2 }' $bw/cpu.stat)
 	pct=$(((u1 - u0) / ((w1 - w0) * 100)))
-	[ $pct -ge 40 ] && [ $pct -le 60 ] &&
-		emit ok "cgroup: cpu.max 50000 100000 caps 4 hogs to half a CPU ($pct%)" ||
+	if [ $pct -ge 40 ] && [ $pct -le 60 ]; then
+		emit ok "cgroup: cpu.max 50000 100000 caps 4 hogs to half a CPU ($pct%)"
+	else
 		emit fail "cgroup: cpu.max 50000 100000 caps 4 hogs to half a CPU ($pct% of a CPU, want 40-60)"
+		# shellcheck disable=SC2086
+		bw_state $bw $hogs
+	fi
 	[ "${t1:-0}" -gt "${t0:-0}" ] && [ "${thr:-0}" -gt 0 ] &&
 		emit ok "cgroup: cpu.stat counts the throttling (nr_throttled $t0 -> $t1, throttled_usec $thr)" ||
 		emit fail "cgroup: cpu.stat counts the throttling (nr_throttled ${t0:-none} -> ${t1:-none}, throttled_usec ${thr:-none})"
@@ -755,9 +776,13 @@ PY
 	sleep "$(secs 5 10)"
 	w1=$(uptime_cs) u1=$(cg_usage $d)
 	pct=$(((u1 - u0) / ((w1 - w0) * 100)))
-	[ $pct -ge 40 ] && [ $pct -le 60 ] &&
-		emit ok "cgroup: the container's 2 busy loops use half a CPU ($pct%)" ||
+	if [ $pct -ge 40 ] && [ $pct -le 60 ]; then
+		emit ok "cgroup: the container's 2 busy loops use half a CPU ($pct%)"
+	else
 		emit fail "cgroup: the container's 2 busy loops use half a CPU ($pct% of a CPU, want 40-60)"
+		# shellcheck disable=SC2046
+		bw_state $d $(cat $d/cgroup.procs)
+	fi
 	runc kill $ctr KILL 2>/dev/null
 	for i in 1 2 3 4 5 6 7 8 9 10; do
 		runc delete $ctr 2>/dev/null && break
