@@ -627,6 +627,7 @@ group_cgroup() {
 	rmdir $cgt/a $cgt/b $cgt
 	autogroup_check
 	bandwidth_check
+	bandwidth_lone_check
 	container_check
 }
 
@@ -727,6 +728,43 @@ bandwidth_check() {
 		emit fail "cgroup: a throttled group's tasks are killed ($left left after ${ms} ms)"
 	echo max >$bw/cpu.max
 	rmdir $bw || emit fail "cgroup: a group with cpu.max removed after its tasks exited"
+}
+
+# cpu.max on a lone task, alone on the last CPU: with nohz_full that CPU
+# stops its tick unless the scheduler keeps it for the quota, which is
+# charged at the tick (EEVDF keeps it for CFS bandwidth). Half a CPU over
+# 3 s, as for 4 hogs.
+bandwidth_lone_check() {
+	bw=$cg/leap-bw-lone c=$((cpus - 1))
+	rmdir $bw 2>/dev/null
+	mkdir $bw && echo "50000 100000" >$bw/cpu.max || {
+		emit fail "cgroup: a group with cpu.max made"
+		return
+	}
+	tickless=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)
+	start_hogs 1 taskset -c $c sh -c "echo \$\$ >$bw/cgroup.procs && exec \"\$@\"" sh
+	hogs_ready
+	sleep 1
+	w0=$(uptime_cs) u0=$(cg_usage $bw)
+	sleep 3
+	w1=$(uptime_cs) u1=$(cg_usage $bw)
+	stop_hogs
+	pct=$(((u1 - u0) / ((w1 - w0) * 100)))
+	what="cpu.max 50000 100000 caps a lone hog on CPU $c (nohz_full: ${tickless:-none})"
+	[ $pct -ge 40 ] && [ $pct -le 60 ] &&
+		emit ok "cgroup: $what ($pct%)" ||
+		emit fail "cgroup: $what ($pct% of a CPU, want 40-60)"
+	rmdir $bw || emit fail "cgroup: a group with cpu.max removed after its task exited"
+}
+
+# The same, alone: a boot with a nohz_full CPU runs it (LEAP_GROUPS).
+group_tickless() {
+	if ! grep -qw cpu $cg/cgroup.controllers 2>/dev/null ||
+		! echo +cpu >$cg/cgroup.subtree_control; then
+		emit fail "cgroup: cgroup v2 offers the cpu controller"
+		return
+	fi
+	bandwidth_lone_check
 }
 
 # A real container runtime, as `docker run --cpus=0.5` drives it: Debian's
