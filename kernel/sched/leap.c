@@ -1340,6 +1340,8 @@ static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 	rq->leap.saved_curr = false;
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
 	p->se.exec_start = rq_clock_task(rq);
+	/* A task under a quota keeps a nohz_full CPU's tick (leap_needs_tick()). */
+	sched_update_tick_dependency(rq);
 }
 
 /*
@@ -1670,6 +1672,28 @@ DEFINE_SCHED_CLASS(leap) = {
 bool leap_rq_has_work(struct rq *rq)
 {
 	return !skiplist_empty(&leap_q.list) || !skiplist_empty(&rq->leap.pinned);
+}
+
+/**
+ * leap_needs_tick - must a nohz_full CPU keep its tick for LEAP?
+ * @rq:	the CPU's runqueue, locked
+ *
+ * sched_can_stop_tick() asks. The tick ends slices, so it runs while
+ * work waits (leap_rq_has_work()); and it charges cpu.max, so it runs
+ * while the CPU's task is limited by a quota: without it a lone task
+ * on a nohz_full CPU is charged once a second (sched_tick_remote()) and
+ * overruns its quota by as much.
+ *
+ * Return: true if the tick must run.
+ */
+bool leap_needs_tick(struct rq *rq)
+{
+	struct task_struct *curr = rq->leap.curr;
+
+	if (leap_rq_has_work(rq))
+		return true;
+	return curr && leap_task_key(curr) > LEAP_ISO_KEY &&
+	       leap_group_bw_limited(curr);
 }
 
 /**

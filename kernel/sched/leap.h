@@ -538,6 +538,7 @@ static inline u64 leap_add_span(u64 now, s64 span)
 
 void init_leap_rq(struct rq *rq);
 bool leap_rq_has_work(struct rq *rq);
+bool leap_needs_tick(struct rq *rq);
 
 #ifdef CONFIG_CGROUP_SCHED
 struct task_group;
@@ -548,6 +549,7 @@ u64 leap_group_rho(struct task_struct *p);
 unsigned int leap_group_runnable(void);
 bool leap_group_charge(struct task_struct *p, u64 delta);
 struct task_group *leap_group_throttled(struct task_struct *p);
+bool leap_group_bw_limited(struct task_struct *p);
 void leap_group_park(struct task_struct *p, struct task_group *tg);
 void leap_group_unpark(struct task_struct *p);
 void leap_group_offline(int cpu);
@@ -564,6 +566,7 @@ static inline void leap_group_dequeue(struct task_struct *p) { }
 static inline u64 leap_group_rho(struct task_struct *p) { return LEAP_RHO_ONE; }
 static inline bool leap_group_charge(struct task_struct *p, u64 delta) { return false; }
 static inline struct task_group *leap_group_throttled(struct task_struct *p) { return NULL; }
+static inline bool leap_group_bw_limited(struct task_struct *p) { return false; }
 static inline void leap_group_park(struct task_struct *p, struct task_group *tg) { }
 static inline void leap_group_unpark(struct task_struct *p) { }
 static inline void leap_group_offline(int cpu) { }
@@ -576,6 +579,7 @@ static inline void leap_group_offline(int cpu) { }
 
 static inline void init_leap_rq(struct rq *rq) { }
 static inline bool leap_rq_has_work(struct rq *rq) { return false; }
+static inline bool leap_needs_tick(struct rq *rq) { return false; }
 
 #endif /* CONFIG_SCHED_LEAP */
 #endif /* _KERNEL_SCHED_LEAP_H */

@@ -425,6 +425,30 @@ bool leap_group_charge(struct task_struct *p, u64 delta)
 }
 
 /**
+ * leap_group_bw_limited - does a quota above a task limit it?
+ * @p:	a task counted in its group; leap_rq_lock held
+ *
+ * A CPU running such a task keeps its tick on nohz_full, as the fair
+ * class keeps it for a task with CFS bandwidth: the quota is charged
+ * at the tick.
+ *
+ * Return: true if @p's group or one above it has a quota. O(depth), and
+ * O(1) while no group has one.
+ */
+bool leap_group_bw_limited(struct task_struct *p)
+{
+	struct task_group *tg;
+
+	lockdep_assert_held(&leap_rq_lock);
+	if (!leap_bw_groups)
+		return false;
+	for (tg = p->leap.tg; tg && tg->parent; tg = tg->parent)
+		if (tg->leap.quota)
+			return true;
+	return false;
+}
+
+/**
  * leap_group_throttled - the throttled group a task must wait for
  * @p:	a runnable task, counted in its group; leap_rq_lock held
  *
@@ -536,6 +560,7 @@ int leap_group_set_bandwidth(struct task_group *tg, u64 period, u64 quota,
 	struct leap_group *lg = &tg->leap;
 	u64 max = MAX_BW * NSEC_PER_USEC;
 	unsigned long flags;
+	int cpu;
 
 	if (tg == &root_task_group)
 		return -EINVAL;
@@ -567,6 +592,13 @@ int leap_group_set_bandwidth(struct task_group *tg, u64 period, u64 quota,
 	lg->runtime = quota;
 	if (lg->throttled)
 		leap_bw_unthrottle(tg);
+	/* A nohz_full CPU running one of its tasks decides on its tick again. */
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		if (rq->leap.curr && leap_task_under(rq->leap.curr, tg))
+			sched_update_tick_dependency(rq);
+	}
 	raw_spin_unlock_irqrestore(&leap_rq_lock, flags);
 	mutex_unlock(&leap_shares_mutex);
 	return 0;
