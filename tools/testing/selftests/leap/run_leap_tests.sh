@@ -628,6 +628,7 @@ group_cgroup() {
 	autogroup_check
 	bandwidth_check
 	bandwidth_lone_check
+	bandwidth_idle_check
 	container_check
 }
 
@@ -754,6 +755,33 @@ bandwidth_lone_check() {
 	[ $pct -ge 40 ] && [ $pct -le 60 ] &&
 		emit ok "cgroup: $what ($pct%)" ||
 		emit fail "cgroup: $what ($pct% of a CPU, want 40-60)"
+	rmdir $bw || emit fail "cgroup: a group with cpu.max removed after its task exited"
+}
+
+# A CPU whose only task waits out its group's quota idles, and says so:
+# one hog on the last CPU under cpu.max 10000 100000, 3 s; /proc/stat's
+# idle time for that CPU (USER_HZ ticks) must be most of the window, as
+# on EEVDF. (LEAP once counted parked tasks in nr_running, so idle_cpu()
+# was false and the nohz idle accounting stopped at the first interrupt.)
+bandwidth_idle_check() {
+	bw=$cg/leap-bw-idle c=$((cpus - 1))
+	rmdir $bw 2>/dev/null
+	mkdir $bw && echo "10000 100000" >$bw/cpu.max || {
+		emit fail "cgroup: a group with cpu.max made"
+		return
+	}
+	start_hogs 1 taskset -c $c sh -c "echo \$\$ >$bw/cgroup.procs && exec \"\$@\"" sh
+	hogs_ready
+	sleep 1
+	w0=$(uptime_cs) i0=$(awk -v c="cpu$c" '$1 == c { print $5 }' /proc/stat)
+	sleep 3
+	w1=$(uptime_cs) i1=$(awk -v c="cpu$c" '$1 == c { print $5 }' /proc/stat)
+	stop_hogs
+	pct=$(((i1 - i0) * 100 / (w1 - w0)))
+	what="a CPU idles while its only task waits for its group's quota (cpu.max 10000 100000)"
+	[ $pct -ge 70 ] &&
+		emit ok "cgroup: $what: CPU $c idle $pct% (/proc/stat)" ||
+		emit fail "cgroup: $what: CPU $c idle $pct% (/proc/stat), want >= 70"
 	rmdir $bw || emit fail "cgroup: a group with cpu.max removed after its task exited"
 }
 
