@@ -937,13 +937,27 @@ static struct task_group *leap_park_on(struct rq *rq, struct task_struct *p)
 #endif
 }
 
+/*
+ * Park @p, queued or just switched out, on throttled group @tg. A parked
+ * task leaves its CPU's nr_running, as a throttled fair task does: the
+ * CPU idles while it waits, and idle_cpu() must say so (the nohz idle
+ * accounting and its clock refresh at irq exit ask it).
+ */
+static void leap_park(struct task_struct *p, struct task_group *tg)
+{
+	leap_group_park(p, tg);
+	sub_nr_running(task_rq(p), 1);
+}
+
 #ifdef CONFIG_CGROUP_SCHED
 /**
  * leap_requeue - queue a task that was parked by cpu.max
- * @p:		the task, runnable, on no list; leap_rq_lock held
+ * @p:		the task, runnable, on no list and off its group's parked
+ *		list, not counted in its CPU's nr_running; leap_rq_lock held
  * @may_park:	park it again if a group above it is still throttled
  *
- * Queued at its key, with a CPU found for it, as at a wakeup.
+ * Queued at its key and counted on its CPU again, with a CPU found for
+ * it, as at a wakeup.
  */
 void leap_requeue(struct task_struct *p, bool may_park)
 {
@@ -955,6 +969,7 @@ void leap_requeue(struct task_struct *p, bool may_park)
 		return;
 	}
 	leap_insert(p, leap_task_key(p));
+	add_nr_running(task_rq(p), 1);
 	leap_find_cpu(p, true);
 }
 #endif
@@ -1020,7 +1035,9 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	} else {
 		leap_insert(p, leap_task_key(p));
 	}
-	add_nr_running(rq, 1);
+	/* A parked task is not counted (leap_park()). */
+	if (!park)
+		add_nr_running(rq, 1);
 	/* RLIMIT_RTTIME counts realtime time since the last sleep. */
 	if (flags & ENQUEUE_WAKEUP)
 		p->rt.timeout = 0;
@@ -1075,9 +1092,12 @@ static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	WARN_ON_ONCE(!rq->leap.nr_running || !leap_q.nr);
 	rq->leap.nr_running--;
 	leap_q.nr--;
-	leap_group_unpark(p);
+	/* A parked task was not counted in nr_running (leap_park()). */
+	if (leap_parked(p))
+		leap_group_unpark(p);
+	else
+		sub_nr_running(rq, 1);
 	leap_group_dequeue(p);
-	sub_nr_running(rq, 1);
 	return true;
 }
 
@@ -1211,7 +1231,7 @@ static struct task_struct *leap_best_unthrottled(struct rq *rq,
 			continue;
 		}
 		leap_unqueue(next);
-		leap_group_park(next, tg);
+		leap_park(next, tg);
 	}
 	return next;
 }
@@ -1274,7 +1294,7 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 		struct task_group *tg = leap_park_on(rq, p);
 
 		if (tg) {
-			leap_group_park(p, tg);
+			leap_park(p, tg);
 			return;
 		}
 	}

@@ -497,10 +497,12 @@ void leap_group_unpark(struct task_struct *p)
  * leap_group_offline - requeue the parked tasks accounted to a dying CPU
  * @cpu:	the CPU going down; leap_rq_lock held
  *
- * The CPU's offline waits for its runnable tasks to leave it. A parked
- * task could not, until its group renews: it goes back on the queue,
- * from where the offline moves its accounting, and a pick on a CPU that
- * stays parks it again. O(parked tasks).
+ * The CPU's offline moves its runnable tasks' accounting away. A parked
+ * task is not counted in the CPU's nr_running (leap.c, leap_park()), so
+ * the offline would not wait for it, and it would stay accounted to the
+ * dead CPU until its group renews: it goes back on the queue, counted
+ * again, from where the offline moves it, and a pick on a CPU that stays
+ * parks it again. O(parked tasks).
  */
 void leap_group_offline(int cpu)
 {
