@@ -71,10 +71,12 @@
  *    (rq->avg_rt), which schedutil reads as it reads rt's; a busy CPU's
  *    tick decays the idle CPUs' signal every LEAP_SWEEP_NS.
  *  - NO_HZ_FULL: the tick stays on while the list holds a task, on every
- *    nohz_full CPU (leap_nohz_full_update()).
+ *    nohz_full CPU (leap_nohz_full_update()), and while a CPU runs a
+ *    task under a cpu.max quota (leap_needs_tick()).
  *
  * A task is accounted (rq->nr_running, loadavg, PSI, sched_info) to
- * task_cpu()'s rq whether queued or running. A CPU that picks a task
+ * task_cpu()'s rq whether queued or running; one parked by cpu.max is
+ * out of rq->nr_running (and loadavg) until requeued. A CPU that picks a task
  * accounted elsewhere moves the accounting with deactivate_task(),
  * set_task_cpu() and activate_task() inside one critical section, so
  * core's invariants (TASK_ON_RQ_MIGRATING never seen unlocked, PSI
