@@ -592,11 +592,7 @@ cg_share_check() {
 }
 
 group_cgroup() {
-	if ! grep -qw cpu $cg/cgroup.controllers 2>/dev/null ||
-		! echo +cpu >$cg/cgroup.subtree_control; then
-		emit fail "cgroup: cgroup v2 offers the cpu controller"
-		return
-	fi
+	cg_cpu_ok || return
 	rmdir $cgt/*/* $cgt/* $cgt 2>/dev/null
 	cg_mk $cgt/a 100 && cg_mk $cgt/b 100 || {
 		emit fail "cgroup: groups made with cpu.weight"
@@ -731,68 +727,72 @@ bandwidth_check() {
 	rmdir $bw || emit fail "cgroup: a group with cpu.max removed after its tasks exited"
 }
 
-# cpu.max on a lone task, alone on the last CPU: with nohz_full that CPU
-# stops its tick unless the scheduler keeps it for the quota, which is
-# charged at the tick (EEVDF keeps it for CFS bandwidth). Half a CPU over
-# 3 s, as for 4 hogs.
-bandwidth_lone_check() {
-	bw=$cg/leap-bw-lone c=$((cpus - 1))
+# lone_hog name quota: one busy loop on the last CPU ($c), alone there,
+# in group $cg/name ($bw) under cpu.max "quota 100000", settled for 1 s.
+# lone_hog_end stops it and removes the group.
+lone_hog() {
+	bw=$cg/$1 c=$((cpus - 1))
 	rmdir $bw 2>/dev/null
-	mkdir $bw && echo "50000 100000" >$bw/cpu.max || {
+	mkdir $bw && echo "$2 100000" >$bw/cpu.max || {
 		emit fail "cgroup: a group with cpu.max made"
-		return
+		return 1
 	}
-	tickless=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)
 	start_hogs 1 taskset -c $c sh -c "echo \$\$ >$bw/cgroup.procs && exec \"\$@\"" sh
 	hogs_ready
 	sleep 1
+}
+
+lone_hog_end() {
+	stop_hogs
+	rmdir $bw || emit fail "cgroup: a group with cpu.max removed after its task exited"
+}
+
+# cpu.max on a lone task: with nohz_full its CPU stops its tick unless
+# the scheduler keeps it for the quota, which is charged at the tick
+# (EEVDF keeps it for CFS bandwidth). Half a CPU over 3 s, as for 4 hogs.
+bandwidth_lone_check() {
+	lone_hog leap-bw-lone 50000 || return
+	tickless=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)
 	w0=$(uptime_cs) u0=$(cg_usage $bw)
 	sleep 3
 	w1=$(uptime_cs) u1=$(cg_usage $bw)
-	stop_hogs
+	lone_hog_end
 	pct=$(((u1 - u0) / ((w1 - w0) * 100)))
 	what="cpu.max 50000 100000 caps a lone hog on CPU $c (nohz_full: ${tickless:-none})"
 	[ $pct -ge 40 ] && [ $pct -le 60 ] &&
 		emit ok "cgroup: $what ($pct%)" ||
 		emit fail "cgroup: $what ($pct% of a CPU, want 40-60)"
-	rmdir $bw || emit fail "cgroup: a group with cpu.max removed after its task exited"
 }
 
 # A CPU whose only task waits out its group's quota idles, and says so:
-# one hog on the last CPU under cpu.max 10000 100000, 3 s; /proc/stat's
-# idle time for that CPU (USER_HZ ticks) must be most of the window, as
-# on EEVDF. (LEAP once counted parked tasks in nr_running, so idle_cpu()
-# was false and the nohz idle accounting stopped at the first interrupt.)
+# under cpu.max 10000 100000, /proc/stat's idle time for that CPU (USER_HZ
+# ticks) must be most of 3 s, as on EEVDF. (LEAP once counted parked
+# tasks in nr_running, so idle_cpu() was false and the nohz idle
+# accounting stopped at the first interrupt.)
 bandwidth_idle_check() {
-	bw=$cg/leap-bw-idle c=$((cpus - 1))
-	rmdir $bw 2>/dev/null
-	mkdir $bw && echo "10000 100000" >$bw/cpu.max || {
-		emit fail "cgroup: a group with cpu.max made"
-		return
-	}
-	start_hogs 1 taskset -c $c sh -c "echo \$\$ >$bw/cgroup.procs && exec \"\$@\"" sh
-	hogs_ready
-	sleep 1
+	lone_hog leap-bw-idle 10000 || return
 	w0=$(uptime_cs) i0=$(awk -v c="cpu$c" '$1 == c { print $5 }' /proc/stat)
 	sleep 3
 	w1=$(uptime_cs) i1=$(awk -v c="cpu$c" '$1 == c { print $5 }' /proc/stat)
-	stop_hogs
+	lone_hog_end
 	pct=$(((i1 - i0) * 100 / (w1 - w0)))
 	what="a CPU idles while its only task waits for its group's quota (cpu.max 10000 100000)"
 	[ $pct -ge 70 ] &&
 		emit ok "cgroup: $what: CPU $c idle $pct% (/proc/stat)" ||
 		emit fail "cgroup: $what: CPU $c idle $pct% (/proc/stat), want >= 70"
-	rmdir $bw || emit fail "cgroup: a group with cpu.max removed after its task exited"
 }
 
-# The same, alone: a boot with a nohz_full CPU runs it (LEAP_GROUPS).
+# cgroup v2 offers the cpu controller, enabled for the root's children.
+cg_cpu_ok() {
+	grep -qw cpu $cg/cgroup.controllers 2>/dev/null &&
+		echo +cpu >$cg/cgroup.subtree_control && return 0
+	emit fail "cgroup: cgroup v2 offers the cpu controller"
+	return 1
+}
+
+# The lone-hog cap alone: a boot with a nohz_full CPU runs it (LEAP_GROUPS).
 group_tickless() {
-	if ! grep -qw cpu $cg/cgroup.controllers 2>/dev/null ||
-		! echo +cpu >$cg/cgroup.subtree_control; then
-		emit fail "cgroup: cgroup v2 offers the cpu controller"
-		return
-	fi
-	bandwidth_lone_check
+	cg_cpu_ok && bandwidth_lone_check
 }
 
 # A real container runtime, as `docker run --cpus=0.5` drives it: Debian's
