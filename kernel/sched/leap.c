@@ -72,7 +72,8 @@
  *    tick decays the idle CPUs' signal every LEAP_SWEEP_NS.
  *  - NO_HZ_FULL: the tick stays on while the list holds a task, on every
  *    nohz_full CPU (leap_nohz_full_update()), and while a CPU runs a
- *    task under a cpu.max quota (leap_needs_tick()).
+ *    realtime task with an RLIMIT_RTTIME or another task under a cpu.max
+ *    quota (leap_needs_tick()).
  *
  * A task is accounted (rq->nr_running, loadavg, PSI, sched_info) to
  * task_cpu()'s rq whether queued or running; one parked by cpu.max is
@@ -1362,7 +1363,7 @@ static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 	rq->leap.saved_curr = false;
 	WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
 	p->se.exec_start = rq_clock_task(rq);
-	/* A task under a quota keeps a nohz_full CPU's tick (leap_needs_tick()). */
+	/* A limited task keeps a nohz_full CPU's tick (leap_needs_tick()). */
 	sched_update_tick_dependency(rq);
 }
 
@@ -1701,10 +1702,13 @@ bool leap_rq_has_work(struct rq *rq)
  * @rq:	the CPU's runqueue, locked
  *
  * sched_can_stop_tick() asks. The tick ends slices, so it runs while
- * work waits (leap_rq_has_work()); and it charges cpu.max, so it runs
- * while the CPU's task is limited by a quota: without it a lone task
- * on a nohz_full CPU is charged once a second (sched_tick_remote()) and
- * overruns its quota by as much.
+ * work waits (leap_rq_has_work()). It also counts what a lone task
+ * may use: RLIMIT_RTTIME for a realtime task (leap_rttime_tick()) and
+ * the cpu.max quota for any other. Without the tick a lone task on a
+ * nohz_full CPU is counted once a second (sched_tick_remote()), so a
+ * realtime busy loop would run 40 times past a 100 ms RLIMIT_RTTIME,
+ * and a task under a quota overruns it by up to a second. A limit set
+ * on a task that is already running is seen at its next pick.
  *
  * Return: true if the tick must run.
  */
@@ -1714,7 +1718,11 @@ bool leap_needs_tick(struct rq *rq)
 
 	if (leap_rq_has_work(rq))
 		return true;
-	return curr && leap_task_key(curr) > LEAP_ISO_KEY &&
+	if (!curr)
+		return false;
+	if (leap_rt(curr))
+		return task_rlimit(curr, RLIMIT_RTTIME) != RLIM_INFINITY;
+	return leap_task_key(curr) > LEAP_ISO_KEY &&
 	       leap_group_bw_limited(curr);
 }
 
