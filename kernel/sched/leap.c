@@ -1705,10 +1705,11 @@ bool leap_rq_has_work(struct rq *rq)
  * work waits (leap_rq_has_work()). It also counts what a lone task
  * may use: RLIMIT_RTTIME for a realtime task (leap_rttime_tick()) and
  * the cpu.max quota for any other. Without the tick a lone task on a
- * nohz_full CPU is counted once a second (sched_tick_remote()), so a
- * realtime busy loop would run 40 times past a 100 ms RLIMIT_RTTIME,
- * and a task under a quota overruns it by up to a second. A limit set
- * on a task that is already running is seen at its next pick.
+ * nohz_full CPU is counted once a second (sched_tick_remote()): its
+ * RLIMIT_RTTIME count would grow once a second instead of once a jiffy
+ * (a 100 ms limit at HZ=250 would take 25 s), and a task under a quota
+ * would overrun it by up to a second. A limit set on a task that is
+ * already running is seen at its next pick.
  *
  * Return: true if the tick must run.
  */
