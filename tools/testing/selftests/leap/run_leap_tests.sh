@@ -33,6 +33,11 @@ fi
 bin=$(cd "${OUTPUT:-$(dirname "$0")}" && pwd)
 cd /tmp || exit 1	# stress-ng and some mainline tests write to the cwd
 cpus=$(nproc)
+# The last CPU, the nohz_full one in a boot that has one (vm-run's
+# nohz_full variant): the checks of what a lone task there must keep.
+last_cpu=$((cpus - 1))
+tickless=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)
+tickless=${tickless:-none}
 tap=/tmp/leap-selftests.tap
 : >$tap
 n=0 pass=0 fail=0 skip=0
@@ -116,10 +121,9 @@ group_policy() {
 # the last CPU, the nohz_full one in a boot that has one: the limit is
 # counted at the tick, which a lone FIFO task there must keep.
 rttime_check() {
-	c=$((cpus - 1)) tickless=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)
-	what="policy: RLIMIT_RTTIME sends SIGXCPU to a FIFO busy loop on CPU $c"
-	what="$what (nohz_full: ${tickless:-none})"
-	timeout -k 2 30 taskset -c $c prlimit --rttime=100000:5000000 \
+	what="policy: RLIMIT_RTTIME sends SIGXCPU to a FIFO busy loop on CPU $last_cpu"
+	what="$what (nohz_full: $tickless)"
+	timeout -k 2 30 taskset -c $last_cpu prlimit --rttime=100000:5000000 \
 		chrt -f 10 sh -c 'while :; do :; done'
 	rc=$?
 	[ $rc = 152 ] && emit ok "$what" ||
@@ -736,7 +740,7 @@ bandwidth_check() {
 # in group $cg/name ($bw) under cpu.max "quota 100000", settled for 1 s.
 # lone_hog_end stops it and removes the group.
 lone_hog() {
-	bw=$cg/$1 c=$((cpus - 1))
+	bw=$cg/$1 c=$last_cpu
 	rmdir $bw 2>/dev/null
 	mkdir $bw && echo "$2 100000" >$bw/cpu.max || {
 		emit fail "cgroup: a group with cpu.max made"
@@ -757,13 +761,12 @@ lone_hog_end() {
 # (EEVDF keeps it for CFS bandwidth). Half a CPU over 3 s, as for 4 hogs.
 bandwidth_lone_check() {
 	lone_hog leap-bw-lone 50000 || return
-	tickless=$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)
 	w0=$(uptime_cs) u0=$(cg_usage $bw)
 	sleep 3
 	w1=$(uptime_cs) u1=$(cg_usage $bw)
 	lone_hog_end
 	pct=$(((u1 - u0) / ((w1 - w0) * 100)))
-	what="cpu.max 50000 100000 caps a lone hog on CPU $c (nohz_full: ${tickless:-none})"
+	what="cpu.max 50000 100000 caps a lone hog on CPU $c (nohz_full: $tickless)"
 	[ $pct -ge 40 ] && [ $pct -le 60 ] &&
 		emit ok "cgroup: $what ($pct%)" ||
 		emit fail "cgroup: $what ($pct% of a CPU, want 40-60)"
