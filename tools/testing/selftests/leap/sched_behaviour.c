@@ -794,6 +794,38 @@ TEST(normal_runs_beside_throttled_fifo_and_iso)
 	EXPECT_GT(d[2], 0.02);
 }
 
+/*
+ * With realtime throttling off (sched_rt_runtime_us -1), a FIFO hog still
+ * leaves a normal task on its CPU the fair server's time, 50 ms a second
+ * by default (mainline runs fair tasks from a deadline server that
+ * sched_rt_runtime_us does not switch off). Without it, everything that
+ * waits for a kworker on that CPU waits for the hog: on Linux 7.3 with
+ * one CPU, a thread's exit did, and the suite hung there.
+ */
+TEST(normal_keeps_fair_server_time_without_rt_throttling)
+{
+	const char *rt = "/proc/sys/kernel/sched_rt_runtime_us";
+	int cpu = nth_cpu(0), old;
+	pid_t pids[2];
+	double d[2];
+
+	ASSERT_EQ(0, sampler_rt(1));
+	old = sysctl_read(rt);
+	ASSERT_EQ(0, sysctl_write(rt, -1));
+	pids[0] = spinner(SCHED_FIFO, 20, cpu);
+	pids[1] = spinner(SCHED_OTHER, 0, cpu);
+	usleep(300000);
+	measure(pids, 2, 3.0, d);
+	stop(pids, 2);
+	sysctl_write(rt, old);
+	sampler_rt(0);
+	TH_LOG("in 3 s on CPU %d, throttling off: FIFO %.3f s, normal %.3f s",
+	       cpu, d[0], d[1]);
+	EXPECT_GT(d[0], 2.5);
+	/* EEVDF 6.12 under TCG: 0.05 to 0.15 s; LEAP before the server's time: 0. */
+	EXPECT_GT(d[1], 0.02);
+}
+
 /* Bad SCHED_DEADLINE parameters get mainline's errnos. */
 static int unpriv_dl(void)
 {
