@@ -1446,13 +1446,46 @@ static void leap_check_running(struct rq *rq, struct task_struct *p)
 }
 
 /*
- * sched_rt_runtime_us of every sched_rt_period_us for realtime keys on
- * this CPU, as mainline's rt class gives: past it, the CPU runs other
- * LEAP work first until the period ends (with none, realtime runs on).
+ * The fair server's defaults (fair.c, deadline.c), for a 6.12 CPU whose
+ * server was never started: 6.12 sets them at its first start, 7.3 at
+ * boot.
+ */
+#define LEAP_FAIR_SERVER_RUNTIME	(50 * NSEC_PER_MSEC)
+#define LEAP_FAIR_SERVER_PERIOD		(1000 * NSEC_PER_MSEC)
+
+/*
+ * The realtime runtime of @rq's CPU in each sched_rt_period_us:
+ * sched_rt_runtime_us, less what the CPU's fair server keeps. Mainline
+ * runs fair tasks from a deadline server (rq->fair_server, 50 ms a
+ * second unless root changes it in debugfs sched/fair_server/), so they
+ * get that time under a realtime hog even with sched_rt_runtime_us -1;
+ * LEAP, which never starts that server, keeps the same time for its
+ * other work here. A server runtime of 0 (root's choice) keeps none.
+ */
+static u64 leap_rt_runtime(struct rq *rq)
+{
+	u64 period = global_rt_period(), runtime = global_rt_runtime();
+	u64 fs_runtime = rq->fair_server.dl_runtime;
+	u64 fs_period = rq->fair_server.dl_period;
+	u64 keep;
+
+	if (!fs_period) {
+		fs_runtime = LEAP_FAIR_SERVER_RUNTIME;
+		fs_period = LEAP_FAIR_SERVER_PERIOD;
+	}
+	keep = mul_u64_u64_div_u64(min(fs_runtime, fs_period), period, fs_period);
+	return keep ? min(runtime, period - keep) : runtime;
+}
+
+/*
+ * leap_rt_runtime() of every sched_rt_period_us for realtime keys on
+ * this CPU, as mainline's rt class and fair server give: past it, the
+ * CPU runs other LEAP work first until the period ends (with none,
+ * realtime runs on).
  */
 static void leap_rt_period(struct rq *rq, struct task_struct *curr)
 {
-	u64 now = rq_clock(rq), runtime = global_rt_runtime();
+	u64 now = rq_clock(rq), runtime = leap_rt_runtime(rq);
 
 	if (now - rq->leap.rt_period_start >= global_rt_period()) {
 		rq->leap.rt_period_start = now;
