@@ -49,7 +49,9 @@
  *    rr_interval; a realtime task preempted by a smaller key goes back to
  *    the head of its key. Per CPU, realtime keys get sched_rt_runtime_us
  *    of every sched_rt_period_us while other work waits (mainline's
- *    throttling), and RLIMIT_RTTIME is enforced as by the rt class.
+ *    throttling), less the time mainline's fair server keeps for fair
+ *    tasks even with throttling off (leap_rt_runtime()), and
+ *    RLIMIT_RTTIME is enforced as by the rt class.
  *  - SCHED_ISO: unprivileged soft realtime at key 100, while ISO+RT use
  *    of its CPU over 5 s stays under kernel.iso_cpu percent; above it,
  *    the ISO tasks on that CPU are refractory and sort as NORMAL until
