@@ -1483,11 +1483,12 @@ static u64 leap_rt_runtime(struct rq *rq)
  * leap_rt_runtime() of every sched_rt_period_us for realtime keys on
  * this CPU, as mainline's rt class and fair server give: past it, the
  * CPU runs other LEAP work first until the period ends (with none,
- * realtime runs on).
+ * realtime runs on). A tick with no realtime time counted computes no
+ * runtime (RUNTIME_INF, -1, is never exceeded).
  */
 static void leap_rt_period(struct rq *rq, struct task_struct *curr)
 {
-	u64 now = rq_clock(rq), runtime = leap_rt_runtime(rq);
+	u64 now = rq_clock(rq);
 
 	if (now - rq->leap.rt_period_start >= global_rt_period()) {
 		rq->leap.rt_period_start = now;
@@ -1496,8 +1497,8 @@ static void leap_rt_period(struct rq *rq, struct task_struct *curr)
 			rq->leap.rt_throttled = false;
 			leap_check_running(rq, curr);
 		}
-	} else if (!rq->leap.rt_throttled && runtime != RUNTIME_INF &&
-		   rq->leap.rt_time > runtime) {
+	} else if (!rq->leap.rt_throttled && rq->leap.rt_time &&
+		   rq->leap.rt_time > leap_rt_runtime(rq)) {
 		rq->leap.rt_throttled = true;
 		if (leap_task_key(curr) <= LEAP_ISO_KEY)
 			leap_check_running(rq, curr);
