@@ -249,14 +249,17 @@ static int wait_policy(pid_t pid, int policy)
 
 /*
  * A SCHED_IDLE busy loop sent SIGKILL while nice-0 hogs fill every CPU
- * is reaped within a second: a task with a fatal signal pending must get
- * a CPU to exit (on EEVDF it exits at once).
+ * is reaped: a task with a fatal signal pending must get a CPU to exit.
+ * LEAP lifts it to NORMAL (leap_held()), so within a second (0.03-0.28 s
+ * measured). EEVDF keeps its weight of 3, so its next virtual deadline
+ * lies about 340 base slices ahead: 7.3 reaped it after 1.0-1.7 s at
+ * 1-4 CPUs; 3 s there (a task that never ran would take the full 5 s).
  */
 TEST(idle_killed_exits)
 {
 	int n = online_cpus(), i, status;
 	pid_t pids[65], idle, r;
-	double t0, t;
+	double t0, t, bound = leap_kernel() ? 1.0 : 3.0;
 
 	if (n > 64)
 		n = 64;
@@ -279,10 +282,10 @@ TEST(idle_killed_exits)
 	if (r == idle)
 		pids[n] = 0;
 	stop(pids, n + 1);
-	TH_LOG("SCHED_IDLE loop reaped %.3f s after SIGKILL under %d hogs%s",
-	       t, n, r == idle ? "" : " (not within 5 s)");
+	TH_LOG("SCHED_IDLE loop reaped %.3f s after SIGKILL under %d hogs%s (bound %.0f s)",
+	       t, n, r == idle ? "" : " (not within 5 s)", bound);
 	EXPECT_EQ(idle, r);
-	EXPECT_LT(t, 1.0);
+	EXPECT_LT(t, bound);
 }
 
 static void on_alarm(int sig)
@@ -447,13 +450,19 @@ static void sleep_until(double at)
  * the spinner's tick has stopped by then: unless LEAP makes that CPU
  * take its tick back when the global list gains a task, the waker waits
  * for the spinner to sleep (or for the 1 Hz remote tick, and the wakes
- * are spread so that it cannot rescue them all).
+ * are spread so that it cannot rescue them all). That bound, 0.2 s, is
+ * LEAP's, whose one queue serves both CPUs. EEVDF queues a waking task on
+ * one CPU: left on the first, it waits for the fair server's deferred
+ * 50 ms a second or for the spinner to sleep (the load balancer sees one
+ * fair task on each CPU), 0.5 s at most here (seen on 7.3 with 4 CPUs):
+ * 0.8 s there (a task that never ran counts as 99 s).
  */
 TEST(queued_task_reaches_busy_cpu)
 {
 	const char *rt = "/proc/sys/kernel/sched_rt_runtime_us";
 	int c0 = nth_cpu(0), c1 = nth_cpu(1), i, old, fds[2];
 	double t0, lat[4][2] = { { -1 }, { -1 }, { -1 }, { -1 } }, res[2], worst = 0;
+	double bound = leap_kernel() ? 0.2 : 0.8;
 	pid_t pids[6] = { 0 };
 	struct sched_param sp = { 0 };
 	cpu_set_t both;
@@ -514,8 +523,8 @@ TEST(queued_task_reaches_busy_cpu)
 		if (lat[i][0] < 0 || lat[i][0] > worst)
 			worst = lat[i][0] < 0 ? 99 : lat[i][0];
 	}
-	TH_LOG("longest wait %.3f s (bound 0.2 s)", worst);
-	EXPECT_LT(worst, 0.2);
+	TH_LOG("longest wait %.3f s (bound %.1f s)", worst, bound);
+	EXPECT_LT(worst, bound);
 }
 
 /*
@@ -560,24 +569,67 @@ static int waker_runs(int policy, int cpu, double secs)
 }
 
 /*
+ * Is scheduler feature @name on (a word of debugfs sched/features)? -1
+ * without that file (no debugfs, or debugfs=off).
+ */
+static int sched_feature_on(const char *name)
+{
+	char buf[4096], *w, *save;
+	int fd = open("/sys/kernel/debug/sched/features", O_RDONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	for (w = strtok_r(buf, "\n ", &save); w; w = strtok_r(NULL, "\n ", &save))
+		if (!strcmp(w, name))
+			return 1;
+	return 0;
+}
+
+/* Write @word (FEATURE or NO_FEATURE) to debugfs sched/features. */
+static int sched_feature_set(const char *word)
+{
+	int fd = open("/sys/kernel/debug/sched/features", O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, word, strlen(word)) == (ssize_t)strlen(word);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
  * SCHED_BATCH never preempts a running normal task: next to a nice-0 hog,
  * a BATCH task that sleeps 200 us at a time runs far less often than a
  * SCHED_OTHER one doing the same, which preempts the hog at each wakeup
  * (on LEAP: at the first tick 1 ms after the hog was picked). At HZ=250
  * that tick comes every 4 ms and BATCH's turn every 6-8 ms, so the bound
  * is 70% (HZ=1000: 146 against 564; HZ=250: 126 against 251; a BATCH
- * task that preempted would run as often as the other).
+ * task that preempted would run as often as the other). Linux 7.3 turns
+ * EEVDF's high-resolution tick on (feature HRTICK), which ends the hog's
+ * base slice (0.75 ms with one CPU) on time: BATCH then waits less than a
+ * slice, not for the tick, and ran 0.75-0.80 times as often as the other
+ * in a 1-CPU guest (0.60 with NO_HRTICK). That is the slice's end, not a
+ * preemption, so the check turns HRTICK off while it measures.
  */
 TEST(batch_never_preempts)
 {
-	int cpu = nth_cpu(0), batch, other;
+	int cpu = nth_cpu(0), batch, other, hrtick = sched_feature_on("HRTICK");
 
+	if (hrtick == 1)
+		ASSERT_EQ(0, sched_feature_set("NO_HRTICK"));
 	ASSERT_EQ(0, sampler_rt(1));
 	other = waker_runs(SCHED_OTHER, cpu, 1.0);
 	batch = waker_runs(SCHED_BATCH, cpu, 1.0);
 	sampler_rt(0);
-	TH_LOG("in 1 s beside a hog: SCHED_OTHER waker ran %d times, SCHED_BATCH %d",
-	       other, batch);
+	if (hrtick == 1)
+		sched_feature_set("HRTICK");
+	TH_LOG("in 1 s beside a hog: SCHED_OTHER waker ran %d times, SCHED_BATCH %d%s",
+	       other, batch, hrtick == 1 ? " (HRTICK off while measured)" : "");
 	ASSERT_LT(0, other);
 	ASSERT_LE(0, batch);
 	EXPECT_LT(batch * 10, other * 7);
