@@ -252,14 +252,14 @@ static int wait_policy(pid_t pid, int policy)
  * is reaped: a task with a fatal signal pending must get a CPU to exit.
  * LEAP lifts it to NORMAL (leap_held()), so within a second (0.03-0.28 s
  * measured). EEVDF keeps its weight of 3, so its next virtual deadline
- * lies about 340 base slices ahead: 7.3 reaped it after 1.0-1.7 s at
- * 1-4 CPUs; 3 s there (a task that never ran would take the full 5 s).
+ * lies about 340 base slices ahead: 7.3 reaped it after 1.0-2.3 s at
+ * 1-4 CPUs; 5 s there (a task that never ran would take the full 10 s).
  */
 TEST(idle_killed_exits)
 {
 	int n = online_cpus(), i, status;
 	pid_t pids[65], idle, r;
-	double t0, t, bound = leap_kernel() ? 1.0 : 3.0;
+	double t0, t, bound = leap_kernel() ? 1.0 : 5.0;
 
 	if (n > 64)
 		n = 64;
@@ -277,13 +277,13 @@ TEST(idle_killed_exits)
 		t = now_s(CLOCK_MONOTONIC) - t0;
 		if (!r)
 			usleep(5000);
-	} while (!r && t < 5);
+	} while (!r && t < 10);
 	sampler_rt(0);
 	if (r == idle)
 		pids[n] = 0;
 	stop(pids, n + 1);
 	TH_LOG("SCHED_IDLE loop reaped %.3f s after SIGKILL under %d hogs%s (bound %.0f s)",
-	       t, n, r == idle ? "" : " (not within 5 s)", bound);
+	       t, n, r == idle ? "" : " (not within 10 s)", bound);
 	EXPECT_EQ(idle, r);
 	EXPECT_LT(t, bound);
 }
@@ -452,17 +452,18 @@ static void sleep_until(double at)
  * for the spinner to sleep (or for the 1 Hz remote tick, and the wakes
  * are spread so that it cannot rescue them all). That bound, 0.2 s, is
  * LEAP's, whose one queue serves both CPUs. EEVDF queues a waking task on
- * one CPU: left on the first, it waits for the fair server's deferred
- * 50 ms a second or for the spinner to sleep (the load balancer sees one
- * fair task on each CPU), 0.5 s at most here (seen on 7.3 with 4 CPUs):
- * 0.8 s there (a task that never ran counts as 99 s).
+ * one CPU: left on the first, it waits for the spinner to sleep (the load
+ * balancer sees one fair task on each CPU) or for the fair server, which
+ * defers its 50 ms until the fair tasks have waited 950 ms of its 1 s
+ * period (7.3 with 4 CPUs: 0.50 and 0.73 s). 1.5 s there; a task that
+ * never ran counts as 99 s.
  */
 TEST(queued_task_reaches_busy_cpu)
 {
 	const char *rt = "/proc/sys/kernel/sched_rt_runtime_us";
 	int c0 = nth_cpu(0), c1 = nth_cpu(1), i, old, fds[2];
 	double t0, lat[4][2] = { { -1 }, { -1 }, { -1 }, { -1 } }, res[2], worst = 0;
-	double bound = leap_kernel() ? 0.2 : 0.8;
+	double bound = leap_kernel() ? 0.2 : 1.5;
 	pid_t pids[6] = { 0 };
 	struct sched_param sp = { 0 };
 	cpu_set_t both;
