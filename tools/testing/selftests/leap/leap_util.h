@@ -218,17 +218,30 @@ static inline int sampler_rt(int on)
 	return sched_setscheduler(0, on ? SCHED_FIFO : SCHED_OTHER, &sp);
 }
 
+/* A small file's text into @buf (NUL-terminated): its length, -1 if unreadable. */
+static inline int read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	buf[0] = 0;
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
 /* An integer sysctl (a /proc/sys path): read it, -1 if absent; write it, 0 or -errno. */
 static inline int sysctl_read(const char *path)
 {
-	char buf[32] = "";
-	int fd = open(path, O_RDONLY);
+	char buf[32];
 
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = 0;
-	close(fd);
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		return access(path, F_OK) ? -1 : 0;
 	return atoi(buf);
 }
 

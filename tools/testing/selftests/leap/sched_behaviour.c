@@ -576,15 +576,9 @@ static int waker_runs(int policy, int cpu, double secs)
 static int sched_feature_on(const char *name)
 {
 	char buf[4096], *w, *save;
-	int fd = open("/sys/kernel/debug/sched/features", O_RDONLY), n;
 
-	if (fd < 0)
+	if (read_text("/sys/kernel/debug/sched/features", buf, sizeof(buf)) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	for (w = strtok_r(buf, "\n ", &save); w; w = strtok_r(NULL, "\n ", &save))
 		if (!strcmp(w, name))
 			return 1;

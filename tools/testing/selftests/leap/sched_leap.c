@@ -40,16 +40,9 @@ static long leap_debug(const char *name)
 {
 	char buf[8192], *p;
 	size_t len = strlen(name);
-	int fd = open(DEBUGFS_LEAP, O_RDONLY);
-	ssize_t n;
 
-	if (fd < 0)
+	if (read_text(DEBUGFS_LEAP, buf, sizeof(buf)) <= 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	for (p = buf; p; p = strchr(p, '\n')) {
 		if (*p == '\n')
 			p++;
