@@ -252,7 +252,7 @@ static int wait_policy(pid_t pid, int policy)
  * is reaped: a task with a fatal signal pending must get a CPU to exit.
  * LEAP lifts it to NORMAL (leap_held()), so within a second (0.03-0.28 s
  * measured). EEVDF keeps its weight of 3, so its next virtual deadline
- * lies about 340 base slices ahead: 7.3 reaped it after 1.0-2.3 s at
+ * lies about 340 base slices ahead: 7.3 reaped it after 1.0-3.9 s at
  * 1-4 CPUs; 5 s there (a task that never ran would take the full 10 s).
  */
 TEST(idle_killed_exits)
