@@ -1818,6 +1818,8 @@ struct leap_debug_entry {
 	u64	key;
 	u64	deadline;
 	s64	span;
+	u64	burst;
+	u64	sleep;
 	pid_t	pid;
 	int	policy;
 	int	prio;
@@ -1850,6 +1852,8 @@ static void leap_debug_entry(struct leap_debug_entry *e,
 	e->key = node->key;
 	e->deadline = p->leap.deadline;
 	e->span = p->leap.renew_span;
+	e->burst = p->leap.burst;
+	e->sleep = p->leap.sleep;
 	e->pid = p->pid;
 	e->policy = p->policy;
 	e->prio = p->prio;
@@ -1954,13 +1958,15 @@ static int leap_debug_show(struct seq_file *m, void *v)
 			   div_s64(c[cpu].frontier, NSEC_PER_USEC));
 	seq_printf(m, "\nfirst %u queued on the global list, then on each CPU's pinned list (key order):\n",
 		   n);
-	seq_puts(m, "   pid policy prio cpu sticky pinned                  key  deadline-niffies  span_us comm\n");
+	seq_puts(m, "   pid policy prio cpu sticky pinned                  key  deadline-niffies  span_us burst_us sleep_us comm\n");
 	for (i = 0; i < n; i++)
-		seq_printf(m, "%6d %6d %4d %3d %6d %6d %20llu %17lld %8lld %s\n",
+		seq_printf(m, "%6d %6d %4d %3d %6d %6d %20llu %17lld %8lld %8llu %8llu %s\n",
 			   e[i].pid, e[i].policy, e[i].prio, e[i].cpu,
 			   e[i].sticky, e[i].pinned, e[i].key,
 			   (s64)(e[i].deadline - niffies),
-			   div_s64(e[i].span, NSEC_PER_USEC), e[i].comm);
+			   div_s64(e[i].span, NSEC_PER_USEC),
+			   div_u64(e[i].burst, NSEC_PER_USEC),
+			   div_u64(e[i].sleep, NSEC_PER_USEC), e[i].comm);
 	kfree(e);
 	kfree(c);
 	return 0;
