@@ -13,7 +13,8 @@
  * What holds of the order: a task queued with a smaller key than a
  * running task it may replace makes that CPU reschedule at once, except
  * (a) between two deadline keys, less than LEAP_WAKEUP_GRAN_NS after the
- * running task was picked (then at that CPU's first tick after it);
+ * running task was picked (then at that CPU's first tick after it),
+ * unless the queued task is light and was woken by an interrupt;
  * (b) on a CPU with a reschedule already pending, which picks the best
  * task anyway; (c) against a sticky task, which other CPUs compare by its
  * offset key; (d) when the queued task is BATCH or IDLE, which never
@@ -32,7 +33,9 @@
  *    Between two deadline keys the preemption waits until the running
  *    task has had LEAP_WAKEUP_GRAN_NS since it was picked: without that,
  *    every message in a pipe or socket storm (hackbench) cost two
- *    context switches.
+ *    context switches. A light task (below) woken by an interrupt (its
+ *    timer, a device: no waker that is about to block) preempts at
+ *    once.
  *  - light wakeup: a NORMAL (or refractory ISO) task that wakes while
  *    its average run between sleeps, against its average sleep, is no
  *    more than its nice-weighted share of the CPUs it may use
@@ -571,6 +574,17 @@ static bool leap_wake_defers(struct rq *rq, u64 key, u64 ck)
 	       leap_q.niffies - rq->leap.picked < LEAP_WAKEUP_GRAN_NS;
 }
 
+/*
+ * Is the task being queued woken by an interrupt (a timer, a device), not
+ * by a task? A task's wakeup sent to this CPU from another (the wakelist:
+ * this rq's ttwu_pending) also arrives in an interrupt, and counts as a
+ * task's.
+ */
+static bool leap_woken_by_irq(void)
+{
+	return !in_task() && !READ_ONCE(this_rq()->ttwu_pending);
+}
+
 /* At the tick: a waking task waited for this CPU's granularity; now go. */
 static void leap_wake_tick(struct rq *rq)
 {
@@ -594,9 +608,11 @@ static void leap_wake_tick(struct rq *rq)
  * best task anyway, and a second task needs a second CPU.
  * Between deadline keys, a CPU whose task was picked less than
  * LEAP_WAKEUP_GRAN_NS ago is preempted only if no other CPU will do,
- * and then at its next tick after that (leap_wake_tick()).
+ * and then at its next tick after that (leap_wake_tick()), unless
+ * @prompt: a light task woken by an interrupt has no waker about to
+ * block, and preempts at once.
  */
-static void leap_find_cpu(struct task_struct *p, bool preempt)
+static void leap_find_cpu(struct task_struct *p, bool preempt, bool prompt)
 {
 	int from = task_cpu(p), idle = -1, victim = -1, best = INT_MAX, cpu;
 	u64 key = leap_task_key(p), latest = key, latest_new = key;
@@ -636,7 +652,7 @@ static void leap_find_cpu(struct task_struct *p, bool preempt)
 			}
 			if (!(preempt || ck == U64_MAX))
 				continue;
-			if (leap_wake_defers(rq, key, ck)) {
+			if (!prompt && leap_wake_defers(rq, key, ck)) {
 				if (ck > latest_new) {
 					latest_new = ck;
 					fresh = cpu;
@@ -786,7 +802,8 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * at most the rest of the slice it woke with and one more. A task that
  * sleeps little or runs long is not light: its share, not its habits,
  * bounds what it gets. NORMAL (and ISO, which runs as NORMAL when
- * refractory) only: BATCH and IDLE keep their rules. O(1).
+ * refractory) only: BATCH and IDLE keep their rules. O(1). Return
+ * true if @p is light: its deadline is then at most that key.
  */
 static bool leap_place_light(struct task_struct *p, u64 now)
 {
@@ -810,9 +827,8 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 	lead = leap_light_lead(nr, ncpus, leap_rr_ms());
 	key = max_t(u64, now, lead + LEAP_ISO_KEY + 1) - lead +
 	      leap_run_span(p->prio, burst);
-	if (key >= p->leap.deadline)
-		return false;
-	p->leap.deadline = key;
+	if (key < p->leap.deadline)
+		p->leap.deadline = key;
 	return true;
 }
 
@@ -975,7 +991,7 @@ void leap_requeue(struct task_struct *p, bool may_park)
 	}
 	leap_insert(p, leap_task_key(p));
 	add_nr_running(task_rq(p), 1);
-	leap_find_cpu(p, true);
+	leap_find_cpu(p, true, false);
 }
 #endif
 
@@ -983,6 +999,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct task_group *park;
 	u64 now = leap_clock(rq);
+	bool light = false;
 
 	lockdep_assert_rq_held(rq);
 	/* Queued but not on_rq: left on the list by a change that keeps it. */
@@ -1002,7 +1019,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 		leap_new_deadline(p, now);
 	leap_lift(p, now);
 	if (flags & ENQUEUE_WAKEUP)
-		leap_place_light(p, now);
+		light = leap_place_light(p, now);
 	/* Its CPU's ISO window, up to date before the key is taken. */
 	if (p->policy == SCHED_ISO)
 		leap_iso_check(rq, now);
@@ -1056,7 +1073,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	 */
 	if (!park && ((flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL)) ||
 		      (!task_current(rq, p) && !leap_q.moving)))
-		leap_find_cpu(p, true);
+		leap_find_cpu(p, true, light && leap_woken_by_irq());
 	/* Bring the signal up to date (an idle spell decays it) first. */
 	leap_update_util(rq, leap_class_running(rq));
 	cpufreq_update_util(rq, 0);
@@ -1319,7 +1336,7 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 			leap_insert(p, key);
 		else
 			leap_insert_head(p, key);
-		leap_find_cpu(p, true);
+		leap_find_cpu(p, true, false);
 		return;
 	}
 	/*
@@ -1346,7 +1363,7 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 	 */
 	leap_insert(p, key);
 	/* An idle CPU may take it; preempting another would only bounce it. */
-	leap_find_cpu(p, false);
+	leap_find_cpu(p, false, false);
 }
 
 static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
@@ -1530,7 +1547,7 @@ static void leap_iso_rekey(struct rq *rq)
 		leap_unqueue(p);
 		leap_insert(p, key);
 		if (key == LEAP_ISO_KEY)
-			leap_find_cpu(p, true);
+			leap_find_cpu(p, true, false);
 	}
 	if (curr && curr->policy == SCHED_ISO && !leap_rt(curr))
 		leap_check_running(rq, curr);

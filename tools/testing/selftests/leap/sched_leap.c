@@ -24,7 +24,9 @@
  *    says (d = 1, 5, 10, 19, -5, -10, -20), and so do five nice levels
  *    together;
  *  - one global queue: N + 1 and 2N + 1 hogs on N CPUs, one of them
- *    pinned or none, each get N / (hogs) of a CPU.
+ *    pinned or none, each get N / (hogs) of a CPU;
+ *  - a light task woken by its timer preempts a busy task at once, and
+ *    one woken by a task waits for the wakeup granularity.
  *
  * Spinners are measured with each other's CPU clocks
  * (clock_getcpuclockid()), while this process, at a realtime priority
@@ -655,6 +657,138 @@ TEST_F_TIMEOUT(leap, two_n_plus_one_hogs_share, 90)
 TEST_F_TIMEOUT(leap, n_plus_one_hogs_one_pinned_share, 90)
 {
 	global_share(_metadata, online_cpus() + 1, 1);
+}
+
+/* Involuntary context switches of @pid so far; -1 if unreadable. */
+static long nivcsw(pid_t pid)
+{
+	char path[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (read_text(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "nonvoluntary_ctxt_switches:");
+	return p ? atol(p + strlen("nonvoluntary_ctxt_switches:")) : -1;
+}
+
+/* Spin @secs of this thread's own CPU time. */
+static void spin_cpu(double secs)
+{
+	double end = now_s(CLOCK_THREAD_CPUTIME_ID) + secs;
+
+	while (now_s(CLOCK_THREAD_CPUTIME_ID) < end)
+		;
+}
+
+/*
+ * On @cpu, a busy task (0.4 ms of CPU, then a 50 us sleep, in turn) and
+ * a light one (20 us of CPU a wakeup, every 3 ms) for 2 s. The light
+ * task is woken by its own timer (@waker_cpu < 0) or by a task on
+ * @waker_cpu writing a pipe. Return the light task's wakeups, and in
+ * *@preempted how often the busy task was switched out involuntarily.
+ */
+static int light_beside_busy(int cpu, int waker_cpu, long *preempted)
+{
+	struct timespec gap = { 0, 3000000 };
+	int res[2], wake[2], n = -1, status;
+	pid_t pids[3] = { -1, -1, -1 };
+	long before;
+
+	if (pipe(res) || pipe(wake))
+		return -1;
+	pids[0] = fork();
+	if (pids[0] == 0) {
+		struct timespec nap = { 0, 50000 };
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(wake[1]);
+		if (pin_to(0, cpu))
+			_exit(1);
+		for (;;) {
+			spin_cpu(0.0004);
+			nanosleep(&nap, NULL);
+		}
+	}
+	usleep(100000);
+	before = nivcsw(pids[0]);
+	pids[1] = fork();
+	if (pids[1] == 0) {
+		double end = now_s(CLOCK_MONOTONIC) + 2.0;
+		char c;
+		int k = 0;
+
+		close(wake[1]);
+		if (pin_to(0, cpu))
+			_exit(1);
+		while (waker_cpu < 0 ? now_s(CLOCK_MONOTONIC) < end :
+		       read(wake[0], &c, 1) == 1) {
+			if (waker_cpu < 0)
+				nanosleep(&gap, NULL);
+			spin_cpu(0.00002);
+			k++;
+		}
+		_exit(write(res[1], &k, sizeof(k)) != sizeof(k));
+	}
+	if (waker_cpu >= 0) {
+		pids[2] = fork();
+		if (pids[2] == 0) {
+			double end = now_s(CLOCK_MONOTONIC) + 2.0;
+
+			if (pin_to(0, waker_cpu))
+				_exit(1);
+			while (now_s(CLOCK_MONOTONIC) < end) {
+				nanosleep(&gap, NULL);
+				if (write(wake[1], "w", 1) != 1)
+					_exit(1);
+			}
+			_exit(0);
+		}
+	}
+	close(wake[0]);
+	close(wake[1]);
+	if (pids[1] > 0 && read(res[0], &n, sizeof(n)) != sizeof(n))
+		n = -1;
+	*preempted = nivcsw(pids[0]) - before;
+	if (pids[2] > 0)
+		waitpid(pids[2], &status, 0);
+	if (pids[1] > 0)
+		waitpid(pids[1], &status, 0);
+	stop(pids, 1);
+	close(res[0]);
+	close(res[1]);
+	return before < 0 ? -1 : n;
+}
+
+/*
+ * The wakeup granularity (LEAP_WAKEUP_GRAN_NS, 1 ms) keeps a waking
+ * normal task from preempting one picked less than that ago, so that a
+ * task that wakes another and then blocks (a pipe or socket message)
+ * is not switched out first. A light task woken from an interrupt (its
+ * timer, a device) has no such waker: it preempts at once. The busy
+ * task here is never 1 ms past its pick: if the light task waited for
+ * the granularity, it would run only when the busy one sleeps, which
+ * would then never be switched out involuntarily; preempted at once, it
+ * is at most of the light task's timer wakeups (those that come while
+ * it spins, 0.4 of every 0.45 ms). Woken by a task on another CPU, the
+ * light task waits: the busy one is rarely switched out.
+ */
+TEST_F_TIMEOUT(leap, light_timer_wakeup_preempts_at_once, 60)
+{
+	int cpu = nth_cpu(0), n;
+	long pre = -1;
+
+	n = light_beside_busy(cpu, -1, &pre);
+	TH_LOG("woken by its timer: %d wakeups, busy task preempted %ld times",
+	       n, pre);
+	ASSERT_LT(100, n);
+	EXPECT_GT(pre * 4, n);
+	if (online_cpus() > 1) {
+		n = light_beside_busy(cpu, nth_cpu(1), &pre);
+		TH_LOG("woken by a task: %d wakeups, busy task preempted %ld times",
+		       n, pre);
+		ASSERT_LT(100, n);
+		EXPECT_LT(pre * 4, n);
+	}
 }
 
 TEST_HARNESS_MAIN
