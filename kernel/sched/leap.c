@@ -40,8 +40,9 @@
  *    its average run between sleeps, against its average sleep, is no
  *    more than its nice-weighted share of the CPUs it may use
  *    (leap_light()) is queued at niffies - leap_light_lead() plus the
- *    span of its average run: before every busy task a round robin
- *    leaves behind, and among light tasks by wakeup plus expected run.
+ *    span of its average run (at its group's rate, for a group task):
+ *    before every busy task a round robin leaves behind, and among
+ *    light tasks by wakeup plus expected run.
  *    So it waits for the wakeup granularity and the light tasks ahead,
  *    not for the busy ones, however many; those keep what the light
  *    tasks leave, shared by deadline as before, and one that light
@@ -791,7 +792,8 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * to one CPU shares that one, however many there are; with its run since
  * it woke as its burst if that is longer), its deadline becomes @now -
  * leap_light_lead() plus the span of its burst (leap_run_span(), as a
- * busy task's deadline is the span of a slice), unless it is earlier
+ * busy task's deadline is the span of a slice; for a task of a group,
+ * at its rate, at most the lead), unless it is earlier
  * already: before the deadline of every busy task that a round robin of
  * the runnable tasks left behind, so that it runs at the next preemption
  * point however many busy tasks are queued, and among light tasks by
@@ -807,8 +809,9 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  */
 static bool leap_place_light(struct task_struct *p, u64 now)
 {
-	u64 burst = max(p->leap.burst, p->leap.awake), key, lead;
+	u64 burst = max(p->leap.burst, p->leap.awake), key, lead, span;
 	unsigned int ncpus, nr = leap_runnable(), gate = nr;
+	u64 rho = LEAP_RHO_ONE;
 	int prio = p->prio;
 
 	if (leap_rt(p) || (p->policy != SCHED_NORMAL && p->policy != SCHED_ISO))
@@ -818,15 +821,24 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 	ncpus = min_t(unsigned int, num_active_cpus(), p->nr_cpus_allowed);
 	/* A group task's share: its rate times a nice-0 root task's. */
 	if (leap_in_group(p)) {
-		gate = min_t(u64, mul_u64_u64_div_u64(nr, LEAP_RHO_ONE,
-						      leap_group_rho(p)), 1U << 20);
+		rho = max_t(u64, leap_group_rho(p), 1);
+		gate = min_t(u64, mul_u64_u64_div_u64(nr, LEAP_RHO_ONE, rho),
+			     1U << 20);
 		prio = NICE_TO_PRIO(0);
 	}
 	if (!leap_light(burst, p->leap.sleep, max(gate, 1U), ncpus, prio))
 		return false;
 	lead = leap_light_lead(nr, ncpus, leap_rr_ms());
-	key = max_t(u64, now, lead + LEAP_ISO_KEY + 1) - lead +
-	      leap_run_span(p->prio, burst);
+	/*
+	 * A group task's burst at its rate, as its busy span is a slice's:
+	 * the light tasks of a crowded group do not go before a lighter
+	 * group's by their short bursts alone.
+	 */
+	span = leap_run_span(prio, burst);
+	if (rho != LEAP_RHO_ONE)
+		span = min_t(u64, mul_u64_u64_div_u64(span, LEAP_RHO_ONE, rho),
+			     lead);
+	key = max_t(u64, now, lead + LEAP_ISO_KEY + 1) - lead + span;
 	if (key < p->leap.deadline)
 		p->leap.deadline = key;
 	return true;
