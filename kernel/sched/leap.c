@@ -283,6 +283,7 @@ static void __leap_new_deadline(struct task_struct *p, u64 now, u64 run)
 	else
 		p->leap.deadline = leap_add_span(now, leap_span(p, run));
 	p->leap.prio = p->prio;
+	p->leap.light_key = false;
 }
 
 static void leap_new_deadline(struct task_struct *p, u64 now)
@@ -803,9 +804,11 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * within its first slice's worth of run since it woke: a light key lasts
  * at most the rest of the slice it woke with and one more. A task that
  * sleeps little or runs long is not light: its share, not its habits,
- * bounds what it gets. NORMAL (and ISO, which runs as NORMAL when
- * refractory) only: BATCH and IDLE keep their rules. O(1). Return
- * true if @p is light: its deadline is then at most that key.
+ * bounds what it gets; nor is a task of a group that uses more than the
+ * group's share (leap_group_over()): its group's rate bounds it. NORMAL
+ * (and ISO, which runs as NORMAL when refractory) only: BATCH and IDLE
+ * keep their rules. O(1), O(depth) for a task of a group. Return true if
+ * @p is light: its deadline is then at most that key.
  */
 static bool leap_place_light(struct task_struct *p, u64 now)
 {
@@ -825,6 +828,16 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 		gate = min_t(u64, mul_u64_u64_div_u64(nr, LEAP_RHO_ONE, rho),
 			     1U << 20);
 		prio = NICE_TO_PRIO(0);
+		/*
+		 * A task of a group over its share is not light, and the
+		 * light key it may still hold from before goes: a new
+		 * slice, at its group's rate.
+		 */
+		if (leap_group_over(p, ncpus, now)) {
+			if (p->leap.light_key)
+				leap_renew(p, now);
+			return false;
+		}
 	}
 	if (!leap_light(burst, p->leap.sleep, max(gate, 1U), ncpus, prio))
 		return false;
@@ -839,8 +852,10 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 		span = min_t(u64, mul_u64_u64_div_u64(span, LEAP_RHO_ONE, rho),
 			     lead);
 	key = max_t(u64, now, lead + LEAP_ISO_KEY + 1) - lead + span;
-	if (key < p->leap.deadline)
+	if (key < p->leap.deadline) {
 		p->leap.deadline = key;
+		p->leap.light_key = true;
+	}
 	return true;
 }
 
@@ -861,6 +876,9 @@ static bool leap_charge(struct rq *rq)
 	if (delta <= 0)
 		return false;
 	leap_account(rq, curr, delta);
+	now = leap_clock(rq);
+	if (leap_in_group(curr))
+		leap_group_use(curr, delta, now);
 	/* cpu.max: a task of a group that is throttled stops. */
 	if (leap_task_key(curr) > LEAP_ISO_KEY && leap_group_charge(curr, delta))
 		resched_curr(rq);
@@ -871,7 +889,6 @@ static bool leap_charge(struct rq *rq)
 	if (curr->leap.time_slice >= LEAP_RESCHED_NS &&
 	    !leap_idle_turn_over(rq, curr))
 		return false;
-	now = leap_clock(rq);
 	leap_renew(curr, now);
 	leap_renewed(curr, now, !leap_place_light(curr, now));
 	if (rq->leap.curr == curr) {
@@ -1171,6 +1188,7 @@ static bool yield_to_task_leap(struct rq *rq, struct task_struct *p)
 	    p->leap.deadline > curr->leap.deadline) {
 		leap_unqueue(p);
 		p->leap.deadline = curr->leap.deadline;
+		p->leap.light_key = curr->leap.light_key;
 		leap_insert(p, leap_task_key(p));
 	}
 	yield_task_leap(rq);
@@ -1675,6 +1693,7 @@ static void task_fork_leap(struct task_struct *p)
 		p->leap.time_slice = curr->leap.time_slice / 2;
 		curr->leap.time_slice -= p->leap.time_slice;
 		p->leap.deadline = curr->leap.deadline;
+		p->leap.light_key = curr->leap.light_key;
 		p->leap.prio = curr->leap.prio;
 		if (curr->leap.time_slice < LEAP_RESCHED_NS)
 			resched_curr(rq);

@@ -375,6 +375,13 @@ static inline u64 leap_light_lead(unsigned int nr, unsigned int ncpus,
 /* The shortest period leap_group_span() takes for a nice-0 root task. */
 #define LEAP_GROUP_P0_MIN_NS	NSEC_PER_USEC
 
+/*
+ * A group's CPU use is averaged over windows of 2^24 ns (16.8 ms), each
+ * window counting half as much as the next: over the last 30-50 ms.
+ */
+#define LEAP_USE_SHIFT		24
+#define LEAP_USE_WINDOW_NS	BIT_ULL(LEAP_USE_SHIFT)
+
 /* cpu.max's default period, and its bounds (mainline's, for CFS). */
 #define LEAP_BW_PERIOD_DEF_NS	(100 * NSEC_PER_MSEC)
 #define LEAP_BW_PERIOD_MIN_NS	NSEC_PER_MSEC
@@ -408,6 +415,11 @@ static inline u64 leap_light_lead(unsigned int nr, unsigned int ncpus,
  *		group below it) is throttled
  * @throttled_node: on the list of throttled groups
  * @period_timer: renews the quota every period
+ * @use_avg:	CPU time the group's tasks used a window
+ *		(LEAP_USE_WINDOW_NS), a decaying average over the windows
+ *		before @use_win: each older window counts half as much
+ * @use_cur:	CPU time they used in window @use_win so far
+ * @use_win:	the current window, LEAP's clock / LEAP_USE_WINDOW_NS
  *
  * In struct task_group. Protected by leap_rq_lock; the cpu.max fields
  * are written under leap_shares_mutex too.
@@ -432,6 +444,9 @@ struct leap_group {
 	struct list_head parked;
 	struct list_head throttled_node;
 	struct hrtimer	period_timer;
+	u64		use_avg;
+	u64		use_cur;
+	u64		use_win;
 };
 
 /**
@@ -548,6 +563,8 @@ void leap_group_dequeue(struct task_struct *p);
 u64 leap_group_rho(struct task_struct *p);
 unsigned int leap_group_runnable(void);
 bool leap_group_charge(struct task_struct *p, u64 delta);
+void leap_group_use(struct task_struct *p, u64 delta, u64 now);
+bool leap_group_over(struct task_struct *p, unsigned int ncpus, u64 now);
 struct task_group *leap_group_throttled(struct task_struct *p);
 bool leap_group_bw_limited(struct task_struct *p);
 void leap_group_park(struct task_struct *p, struct task_group *tg);
@@ -565,6 +582,9 @@ static inline void leap_group_enqueue(struct task_struct *p) { }
 static inline void leap_group_dequeue(struct task_struct *p) { }
 static inline u64 leap_group_rho(struct task_struct *p) { return LEAP_RHO_ONE; }
 static inline bool leap_group_charge(struct task_struct *p, u64 delta) { return false; }
+static inline void leap_group_use(struct task_struct *p, u64 delta, u64 now) { }
+static inline bool leap_group_over(struct task_struct *p, unsigned int ncpus,
+				   u64 now) { return false; }
 static inline struct task_group *leap_group_throttled(struct task_struct *p) { return NULL; }
 static inline bool leap_group_bw_limited(struct task_struct *p) { return false; }
 static inline void leap_group_park(struct task_struct *p, struct task_group *tg) { }

@@ -172,6 +172,94 @@ unsigned int leap_group_runnable(void)
 	return max_t(u64, DIV_ROUND_UP_ULL(load, LEAP_ROOT_TASK_WEIGHT), 1);
 }
 
+/* Bring @lg's CPU use up to window @now / LEAP_USE_WINDOW_NS. */
+static void leap_use_roll(struct leap_group *lg, u64 now)
+{
+	u64 win = now >> LEAP_USE_SHIFT, n;
+
+	if (win <= lg->use_win)
+		return;
+	n = win - lg->use_win;
+	lg->use_avg = (lg->use_avg + lg->use_cur) >> 1;
+	lg->use_avg = n > 64 ? 0 : lg->use_avg >> (n - 1);
+	lg->use_cur = 0;
+	lg->use_win = win;
+}
+
+/**
+ * leap_group_use - count CPU time in the groups above a task
+ * @p:		the running task, counted in its group; leap_rq_lock held
+ * @delta:	CPU time it ran since the last charge, ns
+ * @now:	LEAP's clock
+ *
+ * Every group above @p but the root adds @delta to its use
+ * (leap_group_over() reads it). O(depth).
+ */
+void leap_group_use(struct task_struct *p, u64 delta, u64 now)
+{
+	struct task_group *tg;
+
+	lockdep_assert_held(&leap_rq_lock);
+	for (tg = p->leap.tg; tg && tg->parent; tg = tg->parent) {
+		leap_use_roll(&tg->leap, now);
+		tg->leap.use_cur += delta;
+	}
+}
+
+/* leap_group_over()'s shares are kept in ns << this, for precision. */
+#define LEAP_USE_FRAC	16
+
+/* The load of @tg's parent, at least 1: what @tg's weight is a part of. */
+static u64 leap_use_load(struct task_group *tg)
+{
+	return max_t(u64, tg->parent->leap.load, 1);
+}
+
+/**
+ * leap_group_over - does a group above a task use more than its share?
+ * @p:		a runnable task of a group, counted in it; leap_rq_lock held
+ * @ncpus:	the CPUs @p may run on, at least 1
+ * @now:	LEAP's clock
+ *
+ * A group's share of a window is @ncpus windows times its weight over
+ * its parent's load, times its parent's share: the root's share is all
+ * @ncpus. Only runnable entities count in a load, so a group that is
+ * alone takes all of them; once another group wakes, both have their
+ * weight's part. A group is over its share when its average use a window
+ * (or its use in the current window, if more) exceeds the share by an
+ * eighth. The light rule (leap.c) gives no light key to a task of such a
+ * group: the group's own rate, not the short bursts of its many tasks,
+ * bounds what it gets while others want the CPUs, as a group entity that
+ * ran ahead of its lag does in mainline's fair class. O(depth).
+ *
+ * Return: true if @p's group or one above it (not the root) is over its
+ * share.
+ */
+bool leap_group_over(struct task_struct *p, unsigned int ncpus, u64 now)
+{
+	u64 share = ((u64)max(ncpus, 1U) << LEAP_USE_SHIFT) << LEAP_USE_FRAC;
+	struct task_group *tg;
+
+	lockdep_assert_held(&leap_rq_lock);
+	/* @p's group's share, from the root's @ncpus down. */
+	for (tg = p->leap.tg; tg && tg->parent; tg = tg->parent)
+		share = mul_u64_u64_div_u64(share, leap_group_weight(tg),
+					    leap_use_load(tg));
+	/* Each group's use against its share, from @p's group up. */
+	for (tg = p->leap.tg; tg && tg->parent; tg = tg->parent) {
+		struct leap_group *lg = &tg->leap;
+		u64 use;
+
+		leap_use_roll(lg, now);
+		use = max(lg->use_avg, lg->use_cur) << LEAP_USE_FRAC;
+		if (use > share + (share >> 3))
+			return true;
+		share = mul_u64_u64_div_u64(share, leap_use_load(tg),
+					    leap_group_weight(tg));
+	}
+	return false;
+}
+
 /*
  * cgroup cpu.weight, cpu.weight.nice, cpu.idle (and v1 cpu.shares), with
  * the fair class's checks and errors; written under leap_shares_mutex,

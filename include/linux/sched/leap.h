@@ -54,6 +54,8 @@ struct task_group;
  * @late:	how late its own picks come against its busy deadlines, ns:
  *		a moving average of those samples, valid once @late_set
  * @late_set:	@late has a sample
+ * @light_key:	@deadline is a light key (leap.c, leap_place_light()),
+ *		set since its last new deadline
  * @tg:		the cgroup cpu group whose load it is counted in while
  *		runnable (kernel/sched/leap_group.c), or NULL
  * @weight:	what it adds to @tg's load
@@ -77,6 +79,7 @@ struct sched_leap_entity {
 	s64			renew_span;
 	bool			sample_ok;
 	bool			late_set;
+	bool			light_key;
 	s64			late;
 #ifdef CONFIG_CGROUP_SCHED
 	struct task_group	*tg;
@@ -111,6 +114,7 @@ static inline void init_leap_entity(struct sched_leap_entity *le)
 	le->renew_span = 0;
 	le->sample_ok = false;
 	le->late_set = false;
+	le->light_key = false;
 	le->late = 0;
 #ifdef CONFIG_CGROUP_SCHED
 	le->tg = NULL;
