@@ -26,7 +26,10 @@
  *  - one global queue: N + 1 and 2N + 1 hogs on N CPUs, one of them
  *    pinned or none, each get N / (hogs) of a CPU;
  *  - a light task woken by its timer preempts a busy task at once, and
- *    one woken by a task waits for the wakeup granularity.
+ *    one woken by a task waits for the wakeup granularity;
+ *  - groups (autogroups, one a session): a light task of a group over
+ *    its share does not preempt a task of a group within its share; one
+ *    of a group within its share does preempt a hog of another group.
  *
  * Spinners are measured with each other's CPU clocks
  * (clock_getcpuclockid()), while this process, at a realtime priority
@@ -789,6 +792,148 @@ TEST_F_TIMEOUT(leap, light_timer_wakeup_preempts_at_once, 60)
 		ASSERT_LT(100, n);
 		EXPECT_LT(pre * 4, n);
 	}
+}
+
+/*
+ * The light task of group_light(): in the session it is forked in, on
+ * @cpu, 20 us of CPU every 3 ms, woken by its timer, for @secs; writes
+ * its wakeups to @fd unless it is -1.
+ */
+static void light_loop(int cpu, double secs, int fd)
+{
+	struct timespec gap = { 0, 3000000 };
+	double end = now_s(CLOCK_MONOTONIC) + secs;
+	int k = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pin_to(0, cpu))
+		_exit(1);
+	while (now_s(CLOCK_MONOTONIC) < end) {
+		nanosleep(&gap, NULL);
+		spin_cpu(0.00002);
+		k++;
+	}
+	_exit(fd >= 0 && write(fd, &k, sizeof(k)) != sizeof(k));
+}
+
+/*
+ * On @cpu, each in a session (so an autogroup) of its own: a hog, and a
+ * light task (light_loop()) for 2 s, started 0.2 s after the hog.
+ * If @beside_hog, the light task is in the hog's session, and a third
+ * session holds a moderate task (3 ms of CPU, then a 9 ms sleep): that
+ * one is the victim; otherwise the hog is. Return the victim's chances
+ * to be preempted (the moderate task's runs, or the light task's
+ * wakeups), and in *@preempted how often it was switched out
+ * involuntarily meanwhile.
+ */
+static int group_light(int cpu, bool beside_hog, long *preempted)
+{
+	pid_t pids[2] = { -1, -1 };
+	int res[2], n = -1, status;
+	long before = -1, r[2] = { -1, -1 };
+
+	if (pipe(res))
+		return -1;
+	pids[0] = fork();
+	if (pids[0] == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (setsid() < 0 || pin_to(0, cpu))
+			_exit(1);
+		if (beside_hog && fork() == 0) {
+			usleep(200000);
+			light_loop(cpu, 2.0, -1);
+		}
+		for (;;)
+			;
+	}
+	if (beside_hog) {
+		pids[1] = fork();
+		if (pids[1] == 0) {
+			struct timespec nap = { 0, 9000000 };
+			double warm = now_s(CLOCK_MONOTONIC) + 0.4;
+			struct rusage ru;
+			long k = -1;
+
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (setsid() < 0 || pin_to(0, cpu))
+				_exit(1);
+			/* Counted after 0.4 s, once the averages settled. */
+			while (now_s(CLOCK_MONOTONIC) < warm + 1.8) {
+				if (k < 0 && now_s(CLOCK_MONOTONIC) >= warm) {
+					getrusage(RUSAGE_SELF, &ru);
+					r[0] = ru.ru_nivcsw;
+					k = 0;
+				}
+				spin_cpu(0.003);
+				nanosleep(&nap, NULL);
+				if (k >= 0)
+					k++;
+			}
+			getrusage(RUSAGE_SELF, &ru);
+			r[0] = ru.ru_nivcsw - r[0];
+			r[1] = k;
+			_exit(write(res[1], r, sizeof(r)) != sizeof(r));
+		}
+		if (read(res[0], r, sizeof(r)) != sizeof(r))
+			r[1] = -1;
+		*preempted = r[0];
+		n = (int)r[1];
+	} else {
+		usleep(200000);
+		before = nivcsw(pids[0]);
+		pids[1] = fork();
+		if (pids[1] == 0) {
+			if (setsid() < 0)
+				_exit(1);
+			light_loop(cpu, 2.0, res[1]);
+		}
+		if (read(res[0], &n, sizeof(n)) != sizeof(n))
+			n = -1;
+		*preempted = nivcsw(pids[0]) - before;
+		if (before < 0)
+			n = -1;
+	}
+	waitpid(pids[1], &status, 0);
+	stop(pids, 1);
+	close(res[0]);
+	close(res[1]);
+	return n;
+}
+
+/*
+ * Groups (here autogroups, one a session) share the CPUs by weight; a
+ * group that uses more than its share gives its tasks no light keys
+ * while others want the CPUs (leap_group_over()). On one CPU, a hog and
+ * a light task in one session use three quarters of the CPU against a
+ * half share while the moderate task of another session (a quarter,
+ * within its share, so light) runs: the light task's timer wakeups,
+ * about one in each 3 ms run of the moderate task, must not preempt it,
+ * as they would if the light task's own small use made it light. The
+ * other way round, a light task in a session of its own preempts the
+ * hog of another session at once (as in
+ * light_timer_wakeup_preempts_at_once): the rule takes nothing from a
+ * group within its share.
+ */
+TEST_F_TIMEOUT(leap, light_task_of_a_group_over_its_share_waits, 60)
+{
+	int cpu = nth_cpu(0), n;
+	long pre = -1;
+	char v[16] = "";
+
+	ASSERT_LT(0, read_text("/proc/sys/kernel/sched_autogroup_enabled",
+			       v, sizeof(v)));
+	ASSERT_EQ(1, atoi(v))
+		TH_LOG("autogroup is off: the check needs a group a session");
+	n = group_light(cpu, true, &pre);
+	TH_LOG("light task beside a hog: the other session ran %d times, preempted %ld",
+	       n, pre);
+	ASSERT_LT(50, n);
+	EXPECT_LT(pre * 4, n);
+	n = group_light(cpu, false, &pre);
+	TH_LOG("light task in its own session: %d wakeups, the hog preempted %ld times",
+	       n, pre);
+	ASSERT_LT(100, n);
+	EXPECT_GT(pre * 4, n);
 }
 
 TEST_HARNESS_MAIN
