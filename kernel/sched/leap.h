@@ -396,6 +396,8 @@ static inline u64 leap_light_lead(unsigned int nr, unsigned int ncpus,
  *		by its weight
  * @contrib:	the weight this group adds to its parent's @load now: its
  *		weight while it holds a runnable task, else 0
+ * @kthreads:	the root group only: the runnable kernel threads its @load
+ *		counts (leap_group_over() leaves them out)
  * @quota:	cpu.max: CPU time a period, ns; 0 for none ("max")
  * @period:	cpu.max's period, ns; 0 until set (LEAP_BW_PERIOD_DEF_NS)
  * @burst:	cpu.max.burst: unused quota a period may carry, ns
@@ -428,6 +430,7 @@ struct leap_group {
 	unsigned long	shares;
 	u64		load;
 	unsigned long	contrib;
+	unsigned int	kthreads;
 	u64		quota;
 	u64		period;
 	u64		burst;

@@ -109,6 +109,8 @@ void leap_group_enqueue(struct task_struct *p)
 		return;
 	p->leap.tg = tg;
 	p->leap.weight = leap_task_weight(p, tg);
+	p->leap.kthread = !tg->parent && (p->flags & PF_KTHREAD);
+	tg->leap.kthreads += p->leap.kthread;
 	leap_group_add(tg, p->leap.weight);
 }
 
@@ -122,6 +124,8 @@ void leap_group_dequeue(struct task_struct *p)
 	if (WARN_ON_ONCE(!p->leap.tg))
 		return;
 	leap_group_add(p->leap.tg, -(long)p->leap.weight);
+	p->leap.tg->leap.kthreads -= p->leap.kthread;
+	p->leap.kthread = false;
 	p->leap.tg = NULL;
 	p->leap.weight = 0;
 }
@@ -209,10 +213,20 @@ void leap_group_use(struct task_struct *p, u64 delta, u64 now)
 /* leap_group_over()'s shares are kept in ns << this, for precision. */
 #define LEAP_USE_FRAC	16
 
-/* The load of @tg's parent, at least 1: what @tg's weight is a part of. */
+/*
+ * The load of @tg's parent, at least 1: what @tg's weight is a part of.
+ * In the root's, kernel threads do not count: their short runs are the
+ * system's, and a group alone with one of them is not over its share.
+ */
 static u64 leap_use_load(struct task_group *tg)
 {
-	return max_t(u64, tg->parent->leap.load, 1);
+	struct task_group *parent = tg->parent;
+	u64 load = parent->leap.load;
+
+	if (!parent->parent)
+		load -= min_t(u64, load, (u64)parent->leap.kthreads *
+					 LEAP_ROOT_TASK_WEIGHT);
+	return max_t(u64, load, 1);
 }
 
 /**
@@ -223,9 +237,10 @@ static u64 leap_use_load(struct task_group *tg)
  *
  * A group's share of a window is @ncpus windows times its weight over
  * its parent's load, times its parent's share: the root's share is all
- * @ncpus. Only runnable entities count in a load, so a group that is
- * alone takes all of them; once another group wakes, both have their
- * weight's part. A group is over its share when its average use a window
+ * @ncpus. Only runnable entities count in a load (and in the root's, no
+ * kernel thread), so a group that is alone takes all of them; once
+ * another group (or a task of the root) wakes, both have their weight's
+ * part. A group is over its share when its average use a window
  * (or its use in the current window, if more) exceeds the share by an
  * eighth. The light rule (leap.c) gives no light key to a task of such a
  * group: the group's own rate, not the short bursts of its many tasks,

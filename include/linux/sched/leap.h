@@ -59,6 +59,7 @@ struct task_group;
  * @tg:		the cgroup cpu group whose load it is counted in while
  *		runnable (kernel/sched/leap_group.c), or NULL
  * @weight:	what it adds to @tg's load
+ * @kthread:	a kernel thread counted in the root group's load
  * @park_node:	on a throttled group's list of parked tasks (cpu.max)
  * @parked_on:	that group, while the task is parked: runnable, but on
  *		no run list
@@ -84,6 +85,7 @@ struct sched_leap_entity {
 #ifdef CONFIG_CGROUP_SCHED
 	struct task_group	*tg;
 	unsigned long		weight;
+	bool			kthread;
 	struct list_head	park_node;
 	struct task_group	*parked_on;
 #endif
@@ -119,6 +121,7 @@ static inline void init_leap_entity(struct sched_leap_entity *le)
 #ifdef CONFIG_CGROUP_SCHED
 	le->tg = NULL;
 	le->weight = 0;
+	le->kthread = false;
 	INIT_LIST_HEAD(&le->park_node);
 	le->parked_on = NULL;
 #endif
