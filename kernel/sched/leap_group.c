@@ -33,8 +33,10 @@
  *
  * Cost: enqueue and dequeue O(1), plus O(depth of the group) when a group
  * starts or stops holding runnable tasks; a rate O(depth), at each slice
- * renewal of a group task. No allocation: the state lives in the task
- * and in the task group.
+ * renewal of a group task; the CPU use of the groups above a running
+ * task O(depth) at each charge, and the over-share test O(depth) at a
+ * group task's wakeup. No allocation: the state lives in the task and
+ * in the task group.
  *
  * Locking: every field is under leap_rq_lock (the rq lock of every CPU):
  * enqueue, dequeue and renewal hold it already; a weight written through
