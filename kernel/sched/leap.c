@@ -876,9 +876,8 @@ static bool leap_charge(struct rq *rq)
 	if (delta <= 0)
 		return false;
 	leap_account(rq, curr, delta);
-	now = leap_clock(rq);
 	if (leap_in_group(curr))
-		leap_group_use(curr, delta, now);
+		leap_group_use(curr, delta, leap_clock(rq));
 	/* cpu.max: a task of a group that is throttled stops. */
 	if (leap_task_key(curr) > LEAP_ISO_KEY && leap_group_charge(curr, delta))
 		resched_curr(rq);
@@ -889,6 +888,7 @@ static bool leap_charge(struct rq *rq)
 	if (curr->leap.time_slice >= LEAP_RESCHED_NS &&
 	    !leap_idle_turn_over(rq, curr))
 		return false;
+	now = leap_clock(rq);
 	leap_renew(curr, now);
 	leap_renewed(curr, now, !leap_place_light(curr, now));
 	if (rq->leap.curr == curr) {
