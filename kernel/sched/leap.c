@@ -791,11 +791,13 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * included): if it uses no more than its share of the CPUs it may run on
  * (leap_light(), over the active CPUs in its affinity mask: a task pinned
  * to one CPU shares that one, however many there are; with its run since
- * it woke as its burst if that is longer), its deadline becomes @now -
+ * it woke as its burst if that is longer), its deadline becomes the
+ * start of its burst (@now less its run since it woke) -
  * leap_light_lead() plus the span of its burst (leap_run_span(), as a
  * busy task's deadline is the span of a slice; for a task of a group,
- * at its rate, at most the lead), unless it is earlier
- * already: before the deadline of every busy task that a round robin of
+ * at its rate, at most the lead) times the part of its share it uses
+ * (leap_light_part()), unless it is earlier already: before the
+ * deadline of every busy task that a round robin of
  * the runnable tasks left behind, so that it runs at the next preemption
  * point however many busy tasks are queued, and among light tasks by
  * wakeup time plus expected run, so that the shortest runs go first. A
@@ -805,14 +807,15 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * at most the rest of the slice it woke with and one more. A task that
  * sleeps little or runs long is not light: its share, not its habits,
  * bounds what it gets; nor is a task of a group that uses more than the
- * group's share (leap_group_over()): its group's rate bounds it. NORMAL
+ * group's share (leap_group_over()): its group's rate bounds it, and a
+ * light key or a deadline older than the lead that it holds goes. NORMAL
  * (and ISO, which runs as NORMAL when refractory) only: BATCH and IDLE
  * keep their rules. O(1), O(depth) for a task of a group. Return true if
  * @p is light: its deadline is then at most that key.
  */
 static bool leap_place_light(struct task_struct *p, u64 now)
 {
-	u64 burst = max(p->leap.burst, p->leap.awake), key, lead, span;
+	u64 burst = max(p->leap.burst, p->leap.awake), key, lead, span, start;
 	unsigned int ncpus, nr = leap_runnable(), gate = nr;
 	u64 rho = LEAP_RHO_ONE;
 	int prio = p->prio;
@@ -830,11 +833,14 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 		prio = NICE_TO_PRIO(0);
 		/*
 		 * A task of a group over its share is not light, and the
-		 * light key it may still hold from before goes: a new
-		 * slice, at its group's rate.
+		 * light key it may still hold from before goes, as does a
+		 * deadline older than the lead (it would sort before every
+		 * light key): a new slice, at its group's rate.
 		 */
 		if (leap_group_over(p, ncpus, now)) {
-			if (p->leap.light_key)
+			lead = leap_light_lead(nr, ncpus, leap_rr_ms());
+			if (p->leap.light_key ||
+			    p->leap.deadline + lead < max(now, lead))
 				leap_renew(p, now);
 			return false;
 		}
@@ -851,7 +857,16 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 	if (rho != LEAP_RHO_ONE)
 		span = min_t(u64, mul_u64_u64_div_u64(span, LEAP_RHO_ONE, rho),
 			     lead);
-	key = max_t(u64, now, lead + LEAP_ISO_KEY + 1) - lead + span;
+	/* The further below its share, the sooner, whatever its burst. */
+	span = span * leap_light_part(burst, p->leap.sleep, max(gate, 1U),
+				      ncpus, prio) / LEAP_PART_ONE;
+	/*
+	 * From the start of its burst (its run since it woke is less than
+	 * a slice): a slice that renews within the burst does not put it
+	 * behind the light tasks that woke after it.
+	 */
+	start = now - min(p->leap.awake, now);
+	key = max_t(u64, start, lead + LEAP_ISO_KEY + 1) - lead + span;
 	if (key < p->leap.deadline) {
 		p->leap.deadline = key;
 		p->leap.light_key = true;
@@ -1264,9 +1279,38 @@ static struct task_struct *leap_best(struct rq *rq, const struct leap_pick *lp)
 }
 
 /*
+ * A light key is a claim that a task of a group made while the group
+ * used no more than its share. If by the time the task comes first its
+ * group is over its share (another group or a task of the root woke
+ * since), the claim lapses: a new slice and a busy deadline at its
+ * group's rate, as leap_place_light() gives it at a wakeup, and it is
+ * queued again at that key. Return true if it lapsed. The running task
+ * is left to its next charge. O(depth) + O(log n), at most once a key.
+ */
+static bool leap_light_lapse(struct rq *rq, struct task_struct *p)
+{
+	unsigned int ncpus;
+	u64 now;
+
+	if (!p->leap.light_key || !leap_in_group(p) || p == rq->leap.curr ||
+	    !leap_queued(p))
+		return false;
+	ncpus = min_t(unsigned int, num_active_cpus(), p->nr_cpus_allowed);
+	now = leap_clock(rq);
+	if (!leap_group_over(p, ncpus, now))
+		return false;
+	leap_unqueue(p);
+	leap_renew(p, now);
+	leap_insert(p, leap_task_key(p));
+	return true;
+}
+
+/*
  * leap_best(), less the tasks that cpu.max throttled: each one met is
- * parked on its group, once (the running one by put_prev_task_leap()).
- * O(1) a task parked, on top of leap_best().
+ * parked on its group, once (the running one by put_prev_task_leap());
+ * and less the light keys that lapsed (leap_light_lapse()), each once.
+ * O(1) a task parked, O(depth + log n) a key lapsed, on top of
+ * leap_best().
  */
 static struct task_struct *leap_best_unthrottled(struct rq *rq,
 						 struct leap_pick *lp)
@@ -1275,6 +1319,8 @@ static struct task_struct *leap_best_unthrottled(struct rq *rq,
 	struct task_group *tg;
 
 	while ((next = leap_best(rq, lp))) {
+		if (leap_light_lapse(rq, next))
+			continue;
 		tg = leap_park_on(rq, next);
 		if (!tg)
 			break;

@@ -320,6 +320,42 @@ static inline bool leap_light(u64 burst, u64 sleep, unsigned int nr,
 	       (burst + sleep) * ncpus * leap_prio_ratios[NICE_WIDTH / 2];
 }
 
+/* leap_light_part()'s unit: a task that uses all of its share. */
+#define LEAP_PART_ONE		1024U
+
+/**
+ * leap_light_part - how much of its share a light task uses
+ * @burst:	its average CPU time from a wakeup to a sleep, ns
+ * @sleep:	its average sleep, ns
+ * @nr:		the LEAP tasks runnable, this one included
+ * @ncpus:	the CPUs it may run on
+ * @prio:	its prio, MAX_RT_PRIO .. MAX_PRIO - 1
+ *
+ * The fraction @burst / (@burst + @sleep) of a CPU over the share
+ * leap_light() tests it against (a whole CPU while there are no more
+ * tasks than CPUs). A light key's run span is scaled by it: among light
+ * tasks, the one furthest below its share goes first, whatever its
+ * burst; a task near its share keeps its burst's whole span. No
+ * overflow, by leap_light()'s bounds.
+ *
+ * Return: that ratio in units of LEAP_PART_ONE, at most LEAP_PART_ONE;
+ * LEAP_PART_ONE if the task has not slept.
+ */
+static inline u64 leap_light_part(u64 burst, u64 sleep, unsigned int nr,
+				  unsigned int ncpus, int prio)
+{
+	int i = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
+	u64 use, share;
+
+	ncpus = clamp(ncpus, 1U, 1U << 16);
+	nr = clamp(nr, ncpus, 1U << 20);
+	use = burst * nr * leap_prio_ratios[i];
+	share = (burst + sleep) * ncpus * leap_prio_ratios[NICE_WIDTH / 2];
+	if (!sleep || use >= share)
+		return LEAP_PART_ONE;
+	return mul_u64_u64_div_u64(use, LEAP_PART_ONE, share);
+}
+
 /**
  * leap_light_lead - how far before LEAP's clock a light task's key lies
  * @nr:		the LEAP tasks runnable, the light one included

@@ -221,6 +221,32 @@ static void leap_test_light(struct kunit *test)
 }
 
 /*
+ * The part of its share a light task uses: its fraction of a CPU over
+ * its share, at most all of it.
+ */
+static void leap_test_light_part(struct kunit *test)
+{
+	int p0 = NICE_TO_PRIO(0), p19 = NICE_TO_PRIO(19);
+	u64 cap = LEAP_LIGHT_CAP_NS;
+
+	/* Not slept: all of it. */
+	KUNIT_EXPECT_EQ(test, leap_light_part(100, 0, 40, 2, p0), 1024ULL);
+	/* No more tasks than CPUs: a whole CPU is the share; 1 / 4 of it. */
+	KUNIT_EXPECT_EQ(test, leap_light_part(1, 3, 1, 2, p0), 256ULL);
+	/* 1 / 40 of a CPU against 2 / 40: half; exactly the share: all. */
+	KUNIT_EXPECT_EQ(test, leap_light_part(1, 39, 40, 2, p0), 512ULL);
+	KUNIT_EXPECT_EQ(test, leap_light_part(1, 19, 40, 2, p0), 1024ULL);
+	/* Over its share: all, not more. */
+	KUNIT_EXPECT_EQ(test, leap_light_part(1, 18, 40, 2, p0), 1024ULL);
+	/* Nice 19: 8 * 40 * 5089 / (1000 * 2 * 836) of it. */
+	KUNIT_EXPECT_EQ(test, leap_light_part(8, 992, 40, 2, p19), 997ULL);
+	/* The largest values: no overflow either way. */
+	KUNIT_EXPECT_EQ(test, leap_light_part(cap, cap, ~0U, 1, p19), 1024ULL);
+	KUNIT_EXPECT_EQ(test, leap_light_part(1, cap, 1U << 20, 8192, p0), 0ULL);
+	KUNIT_EXPECT_EQ(test, leap_light_part(cap, cap, 16384, 8192, p0), 1024ULL);
+}
+
+/*
  * The light lead: two round robins of the runnable tasks per CPU plus a
  * nice-0 span, at most LEAP_LIGHT_LEAD_MAX_NS.
  */
@@ -346,6 +372,7 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_sticky),
 	KUNIT_CASE(leap_test_avg),
 	KUNIT_CASE(leap_test_light),
+	KUNIT_CASE(leap_test_light_part),
 	KUNIT_CASE(leap_test_light_lead),
 	KUNIT_CASE(leap_test_rho_step),
 	KUNIT_CASE(leap_test_group_span),
