@@ -39,10 +39,11 @@
  *  - light wakeup: a NORMAL (or refractory ISO) task that wakes while
  *    its average run between sleeps, against its average sleep, is no
  *    more than its nice-weighted share of the CPUs it may use
- *    (leap_light()) is queued at niffies - leap_light_lead() plus the
- *    span of its average run (at its group's rate, for a group task):
- *    before every busy task a round robin leaves behind, and among
- *    light tasks by wakeup plus expected run.
+ *    (leap_light()) is queued at the start of its burst -
+ *    leap_light_lead() plus the span of its average run (at its group's
+ *    rate, for a group task), scaled by the part of its share it uses
+ *    (leap_light_part()): before every busy task a round robin leaves
+ *    behind, and among light tasks by wakeup plus expected run.
  *    So it waits for the wakeup granularity and the light tasks ahead,
  *    not for the busy ones, however many; those keep what the light
  *    tasks leave, shared by deadline as before, and one that light
@@ -71,7 +72,10 @@
  *    (leap_group.c), and its deadline the span that gives it slices at
  *    that rate, given how late the CPU picks busy tasks against their
  *    deadlines (its frontier; leap_frontier_sample()). Root
- *    tasks keep their nice spans.
+ *    tasks keep their nice spans. While its group is over its share
+ *    (leap_group_over()), a group task gets no light key, and one it
+ *    holds lapses, at its wakeup or renewal or when a pick meets it
+ *    (leap_light_lapse()), as does a deadline older than the lead.
  *  - no load balancer: a global queue has nothing to balance.
  *  - cpufreq: a CPU's LEAP busy time feeds its PELT rt signal
  *    (rq->avg_rt), which schedutil reads as it reads rt's; a busy CPU's
