@@ -1289,7 +1289,7 @@ static struct task_struct *leap_best(struct rq *rq, const struct leap_pick *lp)
  * since), the claim lapses: a new slice and a busy deadline at its
  * group's rate, as leap_place_light() gives it at a wakeup, and it is
  * queued again at that key. Return true if it lapsed. The running task
- * is left to its next charge. O(depth) + O(log n), at most once a key.
+ * is left to its next charge. O(depth), and O(log n) once a key lapses.
  */
 static bool leap_light_lapse(struct rq *rq, struct task_struct *p)
 {

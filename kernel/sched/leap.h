@@ -288,6 +288,21 @@ static inline u64 leap_avg(u64 avg, u64 sample)
 	return (3 * avg + sample) / 4;
 }
 
+/*
+ * leap_light()'s two sides: a task's use, @burst * @nr * its prio ratio,
+ * against its share, (@burst + @sleep) * @ncpus * nice 0's ratio. The
+ * bounds are leap_light()'s.
+ */
+static inline void leap_light_terms(u64 burst, u64 sleep, unsigned int nr,
+				    unsigned int ncpus, int prio, u64 *use,
+				    u64 *share)
+{
+	int i = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
+
+	*use = burst * min(nr, 1U << 20) * leap_prio_ratios[i];
+	*share = (burst + sleep) * ncpus * leap_prio_ratios[NICE_WIDTH / 2];
+}
+
 /**
  * leap_light - does a task use less than its share of the CPUs?
  * @burst:	its average CPU time from a wakeup to a sleep, ns
@@ -309,15 +324,14 @@ static inline u64 leap_avg(u64 avg, u64 sample)
 static inline bool leap_light(u64 burst, u64 sleep, unsigned int nr,
 			      unsigned int ncpus, int prio)
 {
-	int i = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
+	u64 use, share;
 
 	if (!sleep)
 		return false;
 	if (nr <= ncpus)
 		return true;
-	nr = min(nr, 1U << 20);
-	return burst * nr * leap_prio_ratios[i] <=
-	       (burst + sleep) * ncpus * leap_prio_ratios[NICE_WIDTH / 2];
+	leap_light_terms(burst, sleep, nr, ncpus, prio, &use, &share);
+	return use <= share;
 }
 
 /* leap_light_part()'s unit: a task that uses all of its share. */
@@ -344,13 +358,11 @@ static inline bool leap_light(u64 burst, u64 sleep, unsigned int nr,
 static inline u64 leap_light_part(u64 burst, u64 sleep, unsigned int nr,
 				  unsigned int ncpus, int prio)
 {
-	int i = clamp(prio - MAX_RT_PRIO, 0, NICE_WIDTH - 1);
 	u64 use, share;
 
 	ncpus = clamp(ncpus, 1U, 1U << 16);
-	nr = clamp(nr, ncpus, 1U << 20);
-	use = burst * nr * leap_prio_ratios[i];
-	share = (burst + sleep) * ncpus * leap_prio_ratios[NICE_WIDTH / 2];
+	leap_light_terms(burst, sleep, max(nr, ncpus), ncpus, prio, &use,
+			 &share);
 	if (!sleep || use >= share)
 		return LEAP_PART_ONE;
 	return mul_u64_u64_div_u64(use, LEAP_PART_ONE, share);
