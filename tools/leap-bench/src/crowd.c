@@ -10,7 +10,10 @@
  * Forks N children that spin, pins each to CPU (from here: a child
  * pinning itself would need a turn on that crowded CPU to return), prints
  * "ready" once all are, then waits. SIGTERM (or the end of its parent)
- * ends it and, through PR_SET_PDEATHSIG, every child.
+ * ends it and, through PR_SET_PDEATHSIG, every child. A child that first
+ * runs after that (on a crowded CPU it may not have run at all) sees
+ * that its parent is gone and exits: the death signal is armed only from
+ * the prctl() on. leap-bench also kills the whole process group.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -24,6 +27,7 @@ int main(int argc, char **argv)
 {
 	int n, cpu, i;
 	cpu_set_t set;
+	pid_t self = getpid();
 
 	if (argc != 3 || (n = atoi(argv[1])) < 1 || (cpu = atoi(argv[2])) < 0) {
 		fprintf(stderr, "usage: crowd N CPU\n");
@@ -41,6 +45,8 @@ int main(int argc, char **argv)
 		}
 		if (pid == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != self)
+				_exit(0);
 			for (;;)
 				;
 		}
