@@ -29,7 +29,9 @@ int main(int argc, char **argv)
 	cpu_set_t set;
 	pid_t self = getpid();
 
-	if (argc != 3 || (n = atoi(argv[1])) < 1 || (cpu = atoi(argv[2])) < 0) {
+	n = argc == 3 ? atoi(argv[1]) : 0;
+	cpu = argc == 3 ? atoi(argv[2]) : -1;
+	if (n < 1 || cpu < 0) {
 		fprintf(stderr, "usage: crowd N CPU\n");
 		return 2;
 	}
