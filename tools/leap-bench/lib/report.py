@@ -344,6 +344,33 @@ def fmt_ratio(rc):
     return f"{rc['ratio']:.3f} [{rc['lo']:.3f}, {rc['hi']:.3f}]"
 
 
+def short_table(rep):
+    """The ratios of medians in fewer columns, for a README: per kernel
+    its median and its ratio with interval and verdict in one cell."""
+    base, others = rep["baseline"], rep["labels"][1:]
+    head = ["workload", "metric", f"{base} median"]
+    for o in others:
+        head += [f"{o} median", f"{o}/{base} [95% CI] verdict"]
+    head.append("noise floor")
+    L = ["## Short table", "",
+         "The table above in fewer columns (the same numbers; `~`: no difference "
+         "beyond the noise floor).", "",
+         "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rep["rows"]:
+        cells = [row["workload"], f"{row['metric']} ({row['unit']})",
+                 fmt(row["median"][base])]
+        for o in others:
+            rc = row["ratio"].get(o)
+            cells += [fmt(row["median"].get(o)),
+                      f"{fmt_ratio(rc)} {rc['verdict']}" if rc else "-"]
+        nf = row["aa"]["noise_floor"] if row["aa"] else None
+        cells.append("-" if nf is None else
+                     f"±{100 * nf:.1f}%" if nf < 10 else ">±1000%")
+        L.append("| " + " | ".join(cells) + " |")
+    L.append("")
+    return L
+
+
 def markdown(rep, title, plots):
     base, labels = rep["baseline"], rep["labels"]
     others = labels[1:]
@@ -412,6 +439,7 @@ def markdown(rep, title, plots):
         L.append("| " + " | ".join(cells) + " |")
     L.append("")
     if others:
+        L += short_table(rep)
         L.append("## Summary")
         L.append("")
         for o in others:
