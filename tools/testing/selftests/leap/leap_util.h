@@ -161,11 +161,13 @@ static inline void stop(pid_t *pids, int n)
  * rebuilds the root domain and zeroes its DL bandwidth sum, which the
  * late free then underflows: every later write of sched_rt_runtime_us
  * fails with EBUSY until the next rebuild (6.12, on EEVDF as on LEAP). A
- * test whose DL task is gone waits out two of its periods.
+ * test whose DL task is gone waits out two of its periods and 250 ms for
+ * a timer that comes late: in a 4-vCPU guest on 2 host cores, two
+ * periods were once not enough (the next test's write failed, EBUSY).
  */
 static inline void dl_wait_release(double period_s)
 {
-	usleep((useconds_t)(2e6 * period_s));
+	usleep((useconds_t)(2e6 * period_s + 250000));
 }
 
 /* CPU time of process @pid so far, in seconds; -1 if it is gone. */
