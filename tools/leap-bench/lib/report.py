@@ -344,6 +344,14 @@ def fmt_ratio(rc):
     return f"{rc['ratio']:.3f} [{rc['lo']:.3f}, {rc['hi']:.3f}]"
 
 
+def fmt_floor(aa):
+    """The A/A noise floor of a row, as a percentage."""
+    nf = aa["noise_floor"] if aa else None
+    if nf is None:
+        return "-"
+    return f"±{100 * nf:.1f}%" if nf < 10 else ">±1000%"
+
+
 def short_table(rep):
     """The ratios of medians in fewer columns, for a README: per kernel
     its median and its ratio with interval and verdict in one cell."""
@@ -363,9 +371,7 @@ def short_table(rep):
             rc = row["ratio"].get(o)
             cells += [fmt(row["median"].get(o)),
                       f"{fmt_ratio(rc)} {rc['verdict']}" if rc else "-"]
-        nf = row["aa"]["noise_floor"] if row["aa"] else None
-        cells.append("-" if nf is None else
-                     f"±{100 * nf:.1f}%" if nf < 10 else ">±1000%")
+        cells.append(fmt_floor(row["aa"]))
         L.append("| " + " | ".join(cells) + " |")
     L.append("")
     return L
@@ -432,10 +438,7 @@ def markdown(rep, title, plots):
         for o in others:
             rc = row["ratio"].get(o)
             cells += [fmt(row["median"].get(o)), fmt_ratio(rc), rc["verdict"] if rc else "n/a"]
-        aa = row["aa"]
-        nf = aa["noise_floor"] if aa else None
-        cells += [fmt_ratio(aa), "-" if nf is None else
-                  f"±{100 * nf:.1f}%" if nf < 10 else ">±1000%"]
+        cells += [fmt_ratio(row["aa"]), fmt_floor(row["aa"])]
         L.append("| " + " | ".join(cells) + " |")
     L.append("")
     if others:
