@@ -806,9 +806,11 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * point however many busy tasks are queued, and among light tasks by
  * wakeup time plus expected run, so that the shortest runs go first. A
  * busy task that light tasks kept waiting longer than the lead goes
- * first: together they cannot starve it. At a renewal only
- * within its first slice's worth of run since it woke: a light key lasts
- * at most the rest of the slice it woke with and one more. A task that
+ * first: together they cannot starve it. At a renewal only while its
+ * run since it woke is less than a slice or twice its average burst,
+ * whichever is longer (a frame thread's 8 ms burst outlasts a 6 ms
+ * slice), and counted from at most a slice before @now, so that no
+ * light key lies further back than a slice's worth. A task that
  * sleeps little or runs long is not light: its share, not its habits,
  * bounds what it gets; nor is a task of a group that uses more than the
  * group's share (leap_group_over()): its group's rate bounds it, and a
@@ -826,7 +828,7 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 
 	if (leap_rt(p) || (p->policy != SCHED_NORMAL && p->policy != SCHED_ISO))
 		return false;
-	if (p->leap.awake >= leap_slice_ns(p))
+	if (p->leap.awake >= max_t(u64, leap_slice_ns(p), 2 * p->leap.burst))
 		return false;
 	ncpus = min_t(unsigned int, num_active_cpus(), p->nr_cpus_allowed);
 	/* A group task's share: its rate times a nice-0 root task's. */
@@ -865,11 +867,11 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 	span = span * leap_light_part(burst, p->leap.sleep, max(gate, 1U),
 				      ncpus, prio) / LEAP_PART_ONE;
 	/*
-	 * From the start of its burst (its run since it woke is less than
-	 * a slice): a slice that renews within the burst does not put it
-	 * behind the light tasks that woke after it.
+	 * From the start of its burst, at most a slice back: a slice that
+	 * renews within the burst does not put it behind the light tasks
+	 * that woke after it.
 	 */
-	start = now - min(p->leap.awake, now);
+	start = now - min3(p->leap.awake, (u64)leap_slice_ns(p), now);
 	key = max_t(u64, start, lead + LEAP_ISO_KEY + 1) - lead + span;
 	if (key < p->leap.deadline) {
 		p->leap.deadline = key;

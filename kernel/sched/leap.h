@@ -19,10 +19,10 @@
  * 6.5 rr_intervals away and a nice 19 task's 40. A NORMAL or refractory
  * ISO task that wakes while it uses no more than its share of the CPUs
  * it may use (leap_light()) gets niffies - leap_light_lead() plus the
- * span of its average run instead (if earlier), for the rest of its
- * slice and at most one more: before every busy task a round robin
- * leaves behind, and among light tasks in the order of wakeup plus
- * expected run. Every deadline is above
+ * span of its average run instead (if earlier), while its run since it
+ * woke is under a slice or twice its average run: before every busy
+ * task a round robin leaves behind, and among light tasks in the order
+ * of wakeup plus expected run. Every deadline is above
  * LEAP_ISO_KEY, so after every realtime key. A SCHED_IDLE task's
  * deadline lies twice the nice 19 span ahead (leap_idle_span()): it
  * sorts after every task that renewed its deadline since, so it runs
