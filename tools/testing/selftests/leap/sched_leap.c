@@ -936,7 +936,7 @@ TEST_F_TIMEOUT(leap, light_task_of_a_group_over_its_share_waits, 60)
 	EXPECT_GT(pre * 4, n);
 }
 
-/* A waker of lapse_run(): 1 ms of CPU after each 4 ms sleep, on @cpu. */
+/* A waker of frame_beside(): 1 ms of CPU after each 4 ms sleep, on @cpu. */
 static void lapse_waker(int cpu)
 {
 	struct timespec gap = { 0, 4000000 };
@@ -951,12 +951,48 @@ static void lapse_waker(int cpu)
 }
 
 /*
- * On @cpu, each group a session: four wakers (lapse_waker()) in one,
- * and a frame task in another, 3 ms of CPU after each 12 ms sleep,
- * counted for 2 s after 0.4 s. Return the frame task's runs counted, and
- * in *@preempted how often it was switched out involuntarily meanwhile.
+ * A frame task, in a session of its own on @cpu: @work s of CPU after
+ * each @nap_ns sleep, counted for 2 s after 0.4 s (once its averages
+ * settled). Writes to @fd how often it was switched out involuntarily
+ * meanwhile and its runs counted; exits.
  */
-static long lapse_run(int cpu, long *preempted)
+static void frame_task(int cpu, double work, long nap_ns, int fd)
+{
+	struct timespec nap = { 0, nap_ns };
+	long r[2] = { -1, 0 };
+	double warm, end;
+	struct rusage ru;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (setsid() < 0 || pin_to(0, cpu))
+		_exit(1);
+	warm = now_s(CLOCK_MONOTONIC) + 0.4;
+	end = warm + 2.0;
+	while (now_s(CLOCK_MONOTONIC) < warm) {
+		nanosleep(&nap, NULL);
+		spin_cpu(work);
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	r[0] = ru.ru_nivcsw;
+	while (now_s(CLOCK_MONOTONIC) < end) {
+		nanosleep(&nap, NULL);
+		spin_cpu(work);
+		r[1]++;
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	r[0] = ru.ru_nivcsw - r[0];
+	_exit(write(fd, r, sizeof(r)) != sizeof(r));
+}
+
+/*
+ * On @cpu, each group a session: @wakers wakers (lapse_waker()) in one,
+ * or a hog if @wakers is 0, and a frame task (frame_task()) in another,
+ * @work s of CPU after each @nap_ns sleep. Return the frame task's runs
+ * counted, and in *@preempted how often it was switched out
+ * involuntarily meanwhile.
+ */
+static long frame_beside(int cpu, int wakers, double work, long nap_ns,
+			 long *preempted)
 {
 	pid_t pids[2] = { -1, -1 };
 	long r[2] = { -1, -1 };
@@ -969,39 +1005,21 @@ static long lapse_run(int cpu, long *preempted)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (setsid() < 0)
 			_exit(1);
-		for (i = 0; i < 3; i++)
+		if (!wakers) {
+			if (pin_to(0, cpu))
+				_exit(1);
+			for (;;)
+				;
+		}
+		for (i = 1; i < wakers; i++)
 			if (fork() == 0)
 				lapse_waker(cpu);
 		lapse_waker(cpu);
 		_exit(1);
 	}
 	pids[1] = fork();
-	if (pids[1] == 0) {
-		struct timespec nap = { 0, 12000000 };
-		double warm, end;
-		struct rusage ru;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (setsid() < 0 || pin_to(0, cpu))
-			_exit(1);
-		warm = now_s(CLOCK_MONOTONIC) + 0.4;
-		end = warm + 2.0;
-		while (now_s(CLOCK_MONOTONIC) < warm) {
-			nanosleep(&nap, NULL);
-			spin_cpu(0.003);
-		}
-		getrusage(RUSAGE_SELF, &ru);
-		r[0] = ru.ru_nivcsw;
-		r[1] = 0;
-		while (now_s(CLOCK_MONOTONIC) < end) {
-			nanosleep(&nap, NULL);
-			spin_cpu(0.003);
-			r[1]++;
-		}
-		getrusage(RUSAGE_SELF, &ru);
-		r[0] = ru.ru_nivcsw - r[0];
-		_exit(write(res[1], r, sizeof(r)) != sizeof(r));
-	}
+	if (pids[1] == 0)
+		frame_task(cpu, work, nap_ns, res[1]);
 	if (read(res[0], r, sizeof(r)) != sizeof(r))
 		r[1] = -1;
 	waitpid(pids[1], &status, 0);
@@ -1033,11 +1051,33 @@ TEST_F_TIMEOUT(leap, queued_light_keys_of_a_group_over_its_share_lapse, 60)
 			       v, sizeof(v)));
 	ASSERT_EQ(1, atoi(v))
 		TH_LOG("autogroup is off: the check needs a group a session");
-	n = lapse_run(cpu, &pre);
+	n = frame_beside(cpu, 4, 0.003, 12000000, &pre);
 	TH_LOG("frame task beside four wakers: %ld runs, preempted %ld times",
 	       n, pre);
 	ASSERT_LT(50, n);
 	EXPECT_LT(pre * 8, n);
+}
+
+/*
+ * A light task's run may outlast a slice: a frame thread's 8 ms of work
+ * at 60 Hz does at rr_interval 6 ms. It keeps its light key at the
+ * renewal while its run since it woke is under twice its average burst
+ * (leap_place_light()). On one CPU, a hog in one session and, in
+ * another, a task that runs 10 ms after each 30 ms sleep, a quarter of
+ * the CPU against a half share: it must be switched out in fewer than a
+ * quarter of its runs. (Before the rule its key turned busy at the
+ * slice's end, behind the hog's, in about every run.)
+ */
+TEST_F_TIMEOUT(leap, light_run_longer_than_a_slice_keeps_its_key, 60)
+{
+	int cpu = nth_cpu(0);
+	long n, pre = -1;
+
+	n = frame_beside(cpu, 0, 0.010, 30000000, &pre);
+	TH_LOG("10 ms runs every 40 ms beside a hog: %ld runs, preempted %ld times",
+	       n, pre);
+	ASSERT_LT(20, n);
+	EXPECT_LT(pre * 4, n);
 }
 
 TEST_HARNESS_MAIN
