@@ -9,6 +9,8 @@ import hashlib
 import json
 import os
 import re
+import signal
+import subprocess
 import sys
 import time
 
@@ -28,6 +30,24 @@ def log(msg):
 def fmt_secs(s):
     s = int(max(0, s))
     return f"{s // 60}:{s % 60:02d}"
+
+
+def hackbench_loop(groups):
+    """The load of the latency workloads: `hackbench -g GROUPS -f 10`
+    (processes, sockets) restarted until stop_load(); its own session."""
+    return subprocess.Popen(
+        ["sh", "-c", f"while :; do hackbench -s 100 -g {groups} -f 10 -l 1000 "
+                     ">/dev/null 2>&1 || sleep 0.1; done"],
+        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def stop_load(p):
+    """Kill a load of hackbench_loop() (its whole session) and reap it."""
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    p.wait()
 
 
 def read_steal():
