@@ -1307,6 +1307,7 @@ static bool leap_light_lapse(struct rq *rq, struct task_struct *p)
 		return false;
 	leap_unqueue(p);
 	leap_renew(p, now);
+	leap_renewed(p, now, true);
 	leap_insert(p, leap_task_key(p));
 	return true;
 }
