@@ -121,6 +121,14 @@ def summarize(samples):
     return res
 
 
+def metrics(res):
+    """The bench's metrics of a summarize() result (us): the scheduler's
+    part at p50, p99 and p99.9, and the timer's lateness at p99."""
+    m = {f"sched_{q}": res["sched"][q] for q in ("p50", "p99", "p99.9")}
+    m["timer_p99"] = res["timer"]["p99"]
+    return m
+
+
 def tw(name, val):
     with open(os.path.join(TRACEFS, name), "w") as fh:
         fh.write(val)
