@@ -25,6 +25,10 @@ import collections
 import os
 import re
 import subprocess
+import threading
+import time
+
+import benchlib as bl
 
 TRACEFS = "/sys/kernel/tracing"
 EVENTS = ("timer/hrtimer_start", "timer/hrtimer_expire_entry",
@@ -172,3 +176,30 @@ def teardown():
         if e in FILTERS:
             tw(f"events/{e}/filter", "0")
     tw("trace", "")
+
+
+def traced_cyclictest(cmd, groups, seconds):
+    """Run cyclictest @cmd, traced, under benchlib's hackbench loop of
+    @groups groups: its wakeups (parse()), whether the buffer lost
+    events, and cyclictest's exit status. A timer kills a cyclictest that
+    runs ten times its @seconds and two minutes. Raises NoTrace."""
+    setup()
+    load = bl.hackbench_loop(groups)
+    try:
+        time.sleep(0.5)
+        on(True)
+        cyc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+        # a blocking wait: Popen.wait(timeout) polls, and its wakeups
+        # would be among the tasks the trace measures against
+        guard = threading.Timer(120 + seconds * 10, cyc.kill)
+        guard.start()
+        try:
+            rc = cyc.wait()
+        finally:
+            guard.cancel()
+        on(False)
+        lines, lost = read()
+    finally:
+        teardown()
+        bl.stop_load(load)
+    return parse(lines, cyc.pid), lost, rc
