@@ -3,9 +3,10 @@
 
 Shared by tools/leap-bench/wakeup-trace (the instrument, with its tables
 and --compare) and the runner's wakeup-sched-* workloads (the same split
-as benchmark metrics). Four trace events (timer:hrtimer_start,
-timer:hrtimer_expire_entry, sched:sched_waking, sched:sched_switch)
-split each wakeup of a cyclictest measuring thread into:
+as benchmark metrics). Five trace events (timer:hrtimer_start,
+timer:hrtimer_expire_entry, sched:sched_waking, sched:sched_wakeup,
+sched:sched_switch) split each wakeup of a cyclictest measuring thread
+into:
 
   timer   the timer interrupt's lateness: hrtimer_expire_entry's `now`
           less the sleep's soft expiry (hrtimer_start's `softexpires`,
@@ -14,7 +15,13 @@ split each wakeup of a cyclictest measuring thread into:
   wake    from the expiry handler's entry to sched_waking of the thread;
   sched   from sched_waking to the sched_switch that runs the thread:
           the scheduler's part (the runqueue lock, the choice of a CPU,
-          the preemption or its deferral, the pick, the IPI).
+          the preemption or its deferral, the pick, the IPI), itself
+          split at sched_wakeup (the task queued and the preemption
+          decided) into
+    enqueue   sched_waking to sched_wakeup: the locks, the choice of a
+              CPU, queueing, and whom to preempt;
+    switch    sched_wakeup to the switch: the IPI, the wait for the
+              running task to reach a preemption point, the pick.
 
 Cost: parse() is O(events) time and O(threads) memory; summarize() sorts,
 O(w log w) for w wakeups. Tracing: 8 MiB of buffer a CPU. Only the
@@ -32,9 +39,10 @@ import benchlib as bl
 
 TRACEFS = "/sys/kernel/tracing"
 EVENTS = ("timer/hrtimer_start", "timer/hrtimer_expire_entry",
-          "sched/sched_waking", "sched/sched_switch")
+          "sched/sched_waking", "sched/sched_wakeup", "sched/sched_switch")
 FILTERS = {
     "sched/sched_waking": 'comm == "cyclictest"',
+    "sched/sched_wakeup": 'comm == "cyclictest"',
     "sched/sched_switch": 'next_comm == "cyclictest"',
 }
 LINE = re.compile(r"^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+(?:\(\s*\S+\)\s+)?\[(?P<cpu>\d+)\]"
@@ -53,8 +61,9 @@ def fields(rest):
 
 def parse(lines, main_pid):
     """Wakeups of cyclictest's measuring threads from trace lines: a list
-    of {timer, wake, sched, total (us), cross (bool: another CPU ran it),
-    prev (what that CPU ran before it, the comm less any "/N")}.
+    of {timer, wake, sched, total, enqueue (us; None without its
+    sched_wakeup), cross (bool: another CPU ran it), prev (what that CPU
+    ran before it, the comm less any "/N")}.
     The main thread (@main_pid) sleeps too and is left out."""
     armed = {}      # hrtimer pointer -> (pid, soft expiry ns)
     pending = {}    # pid -> the wakeup under way
@@ -79,6 +88,10 @@ def parse(lines, main_pid):
             w = pending.get(int(f.get("pid", -1)))
             if w and "t_wake" not in w:
                 w["t_wake"] = ts
+        elif ev == "sched_wakeup":
+            w = pending.get(int(f.get("pid", -1)))
+            if w and "t_wake" in w and "t_woken" not in w:
+                w["t_woken"] = ts
         elif ev == "sched_switch":
             pid = int(f.get("next_pid", -1))
             w = pending.get(pid)
@@ -87,6 +100,8 @@ def parse(lines, main_pid):
                 s = {"timer": max(w["timer"], 0.0),
                      "wake": (w["t_wake"] - w["t_irq"]) * 1e6,
                      "sched": (ts - w["t_wake"]) * 1e6,
+                     "enqueue": ((w["t_woken"] - w["t_wake"]) * 1e6
+                                 if "t_woken" in w else None),
                      "cross": int(m.group("cpu")) != w["cpu_irq"],
                      "prev": f.get("prev_comm", "?").split("/")[0]}
                 s["total"] = s["timer"] + s["wake"] + s["sched"]
@@ -100,8 +115,9 @@ def quantile(xs, q):
 
 
 def summarize(samples):
-    """Quantiles of each part, and the parts' shares of the slowest 1 %;
-    None for no samples."""
+    """Quantiles of each part and of sched's enqueue (None if no wakeup
+    had its sched_wakeup), the parts' shares of the slowest 1 %, and
+    enqueue's share of the slowest 1 % of sched; None for no samples."""
     if not samples:
         return None
     res = {"n": len(samples), "cross_pct": 100.0 * sum(s["cross"] for s in samples) /
@@ -110,6 +126,9 @@ def summarize(samples):
         xs = [s[p] for s in samples]
         res[p] = {"p50": quantile(xs, 50), "p99": quantile(xs, 99),
                   "p99.9": quantile(xs, 99.9), "max": max(xs)}
+    xs = [s["enqueue"] for s in samples if s["enqueue"] is not None]
+    res["enqueue"] = {"p50": quantile(xs, 50), "p99": quantile(xs, 99),
+                      "p99.9": quantile(xs, 99.9), "max": max(xs)} if xs else None
     cut = res["total"]["p99"]
     tail = [s for s in samples if s["total"] >= cut]
     tot = sum(s["total"] for s in tail) or 1.0
@@ -122,13 +141,19 @@ def summarize(samples):
     slow = [s for s in samples if s["sched"] >= cut]
     res["sched_tail"] = {"n": len(slow), "mean": sum(s["sched"] for s in slow) / len(slow),
                          "prev": dict(collections.Counter(s["prev"] for s in slow))}
+    enq = [s for s in slow if s["enqueue"] is not None]
+    res["sched_tail"]["enqueue_pct"] = (100.0 * sum(s["enqueue"] for s in enq) /
+                                        (sum(s["sched"] for s in enq) or 1.0)
+                                        if enq else None)
     return res
 
 
 def metrics(res):
     """The bench's metrics of a summarize() result (us): the scheduler's
-    part at p50, p99 and p99.9, and the timer's lateness at p99."""
+    part at p50, p99 and p99.9, its enqueue at p99 (None without
+    sched_wakeup events), and the timer's lateness at p99."""
     m = {f"sched_{q}": res["sched"][q] for q in ("p50", "p99", "p99.9")}
+    m["enqueue_p99"] = res["enqueue"]["p99"] if res["enqueue"] else None
     m["timer_p99"] = res["timer"]["p99"]
     return m
 
@@ -139,7 +164,7 @@ def tw(name, val):
 
 
 def setup():
-    """Trace the four events into an empty 8 MiB-a-CPU buffer, tracing
+    """Trace the five events into an empty 8 MiB-a-CPU buffer, tracing
     still off (on(True) starts it). Raises NoTrace without tracefs."""
     if not os.path.exists(os.path.join(TRACEFS, "trace")):
         subprocess.run(["mount", "-t", "tracefs", "nodev", TRACEFS], check=False,
