@@ -63,7 +63,8 @@ def parse(lines, main_pid):
     """Wakeups of cyclictest's measuring threads from trace lines: a list
     of {timer, wake, sched, total, enqueue (us; None without its
     sched_wakeup), cross (bool: another CPU ran it), prev (what that CPU
-    ran before it, the comm less any "/N")}.
+    ran before it, the comm less any "/N"), left (how that task left the
+    CPU: "preempted" if still runnable, "blocked" if it slept, "idle")}.
     The main thread (@main_pid) sleeps too and is left out."""
     armed = {}      # hrtimer pointer -> (pid, soft expiry ns)
     pending = {}    # pid -> the wakeup under way
@@ -103,10 +104,21 @@ def parse(lines, main_pid):
                      "enqueue": ((w["t_woken"] - w["t_wake"]) * 1e6
                                  if "t_woken" in w else None),
                      "cross": int(m.group("cpu")) != w["cpu_irq"],
-                     "prev": f.get("prev_comm", "?").split("/")[0]}
+                     "prev": f.get("prev_comm", "?").split("/")[0],
+                     "left": left(f)}
                 s["total"] = s["timer"] + s["wake"] + s["sched"]
                 out.append(s)
     return out
+
+
+def left(f):
+    """How the task a sched_switch's fields @f name left the CPU: the
+    idle task, one still runnable (prev_state R, R+: the scheduler took
+    the CPU from it), or one that slept (S, D, ...: the CPU was free only
+    then; no preemption came first)."""
+    if f.get("prev_pid") == "0":
+        return "idle"
+    return "preempted" if f.get("prev_state", "").startswith("R") else "blocked"
 
 
 def quantile(xs, q):
@@ -140,7 +152,8 @@ def summarize(samples):
     cut = res["sched"]["p99"]
     slow = [s for s in samples if s["sched"] >= cut]
     res["sched_tail"] = {"n": len(slow), "mean": sum(s["sched"] for s in slow) / len(slow),
-                         "prev": dict(collections.Counter(s["prev"] for s in slow))}
+                         "prev": dict(collections.Counter(s["prev"] for s in slow)),
+                         "left": dict(collections.Counter(s["left"] for s in slow))}
     enq = [s for s in slow if s["enqueue"] is not None]
     res["sched_tail"]["enqueue_pct"] = (100.0 * sum(s["enqueue"] for s in enq) /
                                         (sum(s["sched"] for s in enq) or 1.0)
