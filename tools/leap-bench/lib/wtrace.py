@@ -128,8 +128,9 @@ def quantile(xs, q):
 
 def summarize(samples):
     """Quantiles of each part and of sched's enqueue (None if no wakeup
-    had its sched_wakeup), the parts' shares of the slowest 1 %, and
-    enqueue's share of the slowest 1 % of sched; None for no samples."""
+    had its sched_wakeup), the parts' shares of the slowest 1 %,
+    enqueue's share of the slowest 1 % of sched, and the ten slowest
+    scheduler parts one by one; None for no samples."""
     if not samples:
         return None
     res = {"n": len(samples), "cross_pct": 100.0 * sum(s["cross"] for s in samples) /
@@ -154,6 +155,9 @@ def summarize(samples):
     res["sched_tail"] = {"n": len(slow), "mean": sum(s["sched"] for s in slow) / len(slow),
                          "prev": dict(collections.Counter(s["prev"] for s in slow)),
                          "left": dict(collections.Counter(s["left"] for s in slow))}
+    # the ten slowest, one by one: p99.9 is a few wakeups in a run
+    res["sched_slowest"] = [{k: s[k] for k in ("sched", "enqueue", "prev", "left", "cross")}
+                            for s in sorted(samples, key=lambda s: -s["sched"])[:10]]
     enq = [s for s in slow if s["enqueue"] is not None]
     res["sched_tail"]["enqueue_pct"] = (100.0 * sum(s["enqueue"] for s in enq) /
                                         (sum(s["sched"] for s in enq) or 1.0)
