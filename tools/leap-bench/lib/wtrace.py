@@ -126,6 +126,12 @@ def quantile(xs, q):
     return xs[min(len(xs) - 1, round(q / 100 * (len(xs) - 1)))]
 
 
+def quants(xs):
+    """p50, p99, p99.9 and max of @xs (not empty)."""
+    return {"p50": quantile(xs, 50), "p99": quantile(xs, 99),
+            "p99.9": quantile(xs, 99.9), "max": max(xs)}
+
+
 def summarize(samples):
     """Quantiles of each part and of sched's enqueue (None if no wakeup
     had its sched_wakeup), the parts' shares of the slowest 1 %,
@@ -136,12 +142,9 @@ def summarize(samples):
     res = {"n": len(samples), "cross_pct": 100.0 * sum(s["cross"] for s in samples) /
            len(samples)}
     for p in PARTS:
-        xs = [s[p] for s in samples]
-        res[p] = {"p50": quantile(xs, 50), "p99": quantile(xs, 99),
-                  "p99.9": quantile(xs, 99.9), "max": max(xs)}
+        res[p] = quants([s[p] for s in samples])
     xs = [s["enqueue"] for s in samples if s["enqueue"] is not None]
-    res["enqueue"] = {"p50": quantile(xs, 50), "p99": quantile(xs, 99),
-                      "p99.9": quantile(xs, 99.9), "max": max(xs)} if xs else None
+    res["enqueue"] = quants(xs) if xs else None
     cut = res["total"]["p99"]
     tail = [s for s in samples if s["total"] >= cut]
     tot = sum(s["total"] for s in tail) or 1.0
