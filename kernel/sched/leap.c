@@ -800,7 +800,8 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * leap_light_lead() plus the span of its burst (leap_run_span(), as a
  * busy task's deadline is the span of a slice; for a task of a group,
  * at its rate, at most the lead) times the part of its share it uses
- * (leap_light_part()), unless it is earlier already: before the
+ * (leap_light_part()), unless it is earlier already and not a light
+ * key of an earlier wakeup by a task (leap_rekey()): before the
  * deadline of every busy task that a round robin of
  * the runnable tasks left behind, so that it runs at the next preemption
  * point however many busy tasks are queued, and among light tasks by
@@ -816,14 +817,18 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * group's share (leap_group_over()): its group's rate bounds it, and a
  * light key or a deadline older than the lead that it holds goes. NORMAL
  * (and ISO, which runs as NORMAL when refractory) only: BATCH and IDLE
- * keep their rules. O(1), O(depth) for a task of a group. Return true if
+ * keep their rules. A task woken by a task that holds a light key but is
+ * light no longer keeps one, with the whole span of its burst, while it
+ * uses at most twice its share, for the rest of its slice
+ * (leap_rekey()). O(1), O(depth) for a task of a group. Return true if
  * @p is light: its deadline is then at most that key.
  */
 static bool leap_place_light(struct task_struct *p, u64 now)
 {
 	u64 burst = max(p->leap.burst, p->leap.awake), key, lead, span, start;
 	unsigned int ncpus, nr = leap_runnable(), gate = nr;
-	u64 rho = LEAP_RHO_ONE;
+	u64 rho = LEAP_RHO_ONE, part = LEAP_PART_ONE;
+	bool light, by_task;
 	int prio = p->prio;
 
 	if (leap_rt(p) || (p->policy != SCHED_NORMAL && p->policy != SCHED_ISO))
@@ -851,7 +856,10 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 			return false;
 		}
 	}
-	if (!leap_light(burst, p->leap.sleep, max(gate, 1U), ncpus, prio))
+	light = leap_light(burst, p->leap.sleep, max(gate, 1U), ncpus, prio);
+	/* A renewal comes at a tick, or with no light key: not by a task. */
+	by_task = !leap_woken_by_irq();
+	if (!light && !(p->leap.light_key && by_task))
 		return false;
 	lead = leap_light_lead(nr, ncpus, leap_rr_ms());
 	/*
@@ -864,8 +872,10 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 		span = min_t(u64, mul_u64_u64_div_u64(span, LEAP_RHO_ONE, rho),
 			     lead);
 	/* The further below its share, the sooner, whatever its burst. */
-	span = span * leap_light_part(burst, p->leap.sleep, max(gate, 1U),
-				      ncpus, prio) / LEAP_PART_ONE;
+	if (light)
+		part = leap_light_part(burst, p->leap.sleep, max(gate, 1U),
+				       ncpus, prio);
+	span = span * part / LEAP_PART_ONE;
 	/*
 	 * From the start of its burst, at most a slice back: a slice that
 	 * renews within the burst does not put it behind the light tasks
@@ -873,11 +883,12 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 	 */
 	start = now - min3(p->leap.awake, (u64)leap_slice_ns(p), now);
 	key = max_t(u64, start, lead + LEAP_ISO_KEY + 1) - lead + span;
-	if (key < p->leap.deadline) {
-		p->leap.deadline = key;
-		p->leap.light_key = true;
-	}
-	return true;
+	leap_rekey(&p->leap.deadline, &p->leap.busy_dl, &p->leap.light_key,
+		   key, light,
+		   light || leap_light(burst, p->leap.sleep,
+				       max(gate / 2, 1U), ncpus, prio),
+		   by_task);
+	return light;
 }
 
 /*

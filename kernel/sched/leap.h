@@ -399,6 +399,51 @@ static inline u64 leap_light_lead(unsigned int nr, unsigned int ncpus,
 	return min_t(u64, lead, LEAP_LIGHT_LEAD_MAX_NS);
 }
 
+/**
+ * leap_rekey - a NORMAL task's deadline at a wakeup, under the light rule
+ * @dl:		its deadline, a light key if *@light_key; set to the new one
+ * @busy_dl:	while *@light_key, the deadline that the first light key of
+ *		its slice replaced (set then)
+ * @light_key:	*@dl is a light key; updated
+ * @key:	this wakeup's light key: with the span of its burst scaled by
+ *		the part of its share it uses if @light, else the whole span
+ * @light:	it uses at most its share (leap_light())
+ * @near:	it uses at most twice its share
+ * @by_task:	a task woke it, not an interrupt (a timer, a device)
+ *
+ * A light task takes @key if that is earlier than its deadline. A light
+ * key it holds from an earlier wakeup is the exception when a task woke
+ * it: then @key replaces it, earlier or not, so that light tasks woken
+ * by tasks sort by this wakeup, not by the first of their slice, which
+ * may lie hundreds of ms back (a task that runs 100 us a wakeup uses a 6
+ * ms slice in 60 of them). An interrupt's wakeup (a periodic timer) keeps
+ * the older key. A task that is no longer light but holds a light key
+ * and was woken by a task takes @key if it uses at most twice its share
+ * or if @key is later than *@busy_dl, else its busy deadline back. Any
+ * other wakeup keeps the deadline. O(1).
+ */
+static inline void leap_rekey(u64 *dl, u64 *busy_dl, bool *light_key, u64 key,
+			      bool light, bool near, bool by_task)
+{
+	bool renew = *light_key && by_task;
+
+	if (light) {
+		if (renew || key < *dl) {
+			if (!*light_key)
+				*busy_dl = *dl;
+			*dl = key;
+			*light_key = true;
+		}
+	} else if (renew) {
+		if (near || key > *busy_dl) {
+			*dl = key;
+		} else {
+			*dl = *busy_dl;
+			*light_key = false;
+		}
+	}
+}
+
 /*
  * Group shares (kernel/sched/leap_group.c). A task of a cgroup cpu group
  * other than the root runs at a rate: how often it gets a slice, relative

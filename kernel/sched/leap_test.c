@@ -361,6 +361,71 @@ static void leap_test_frontier_avg(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, leap_frontier_avg(0, S64_MIN, 3), -LEAP_FRONTIER_MAX_NS / 8);
 }
 
+/*
+ * The light rule at a wakeup (leap_rekey()): a light key lasts until a
+ * task wakes its holder again; a timer's wakeup keeps an older one; a task
+ * no longer light keeps one while near its share, else gets its busy
+ * deadline back unless that is earlier than the key.
+ */
+static void leap_test_rekey(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC;
+	u64 dl, busy;
+	bool lk;
+
+	/* Light, a busy deadline: the earlier key, the busy one kept aside. */
+	dl = 500 * ms, busy = 0, lk = false;
+	leap_rekey(&dl, &busy, &lk, 100 * ms, true, true, true);
+	KUNIT_EXPECT_EQ(test, dl, 100 * ms);
+	KUNIT_EXPECT_EQ(test, busy, 500 * ms);
+	KUNIT_EXPECT_TRUE(test, lk);
+	/* A busy deadline earlier than the key stays, light key or not. */
+	dl = 50 * ms, busy = 0, lk = false;
+	leap_rekey(&dl, &busy, &lk, 100 * ms, true, true, true);
+	KUNIT_EXPECT_EQ(test, dl, 50 * ms);
+	KUNIT_EXPECT_FALSE(test, lk);
+	/*
+	 * A light key from an earlier wakeup: a task's wakeup replaces it
+	 * with this one's, later or not; the busy deadline stays aside.
+	 */
+	dl = 100 * ms, busy = 500 * ms, lk = true;
+	leap_rekey(&dl, &busy, &lk, 300 * ms, true, true, true);
+	KUNIT_EXPECT_EQ(test, dl, 300 * ms);
+	KUNIT_EXPECT_EQ(test, busy, 500 * ms);
+	KUNIT_EXPECT_TRUE(test, lk);
+	dl = 300 * ms;
+	leap_rekey(&dl, &busy, &lk, 200 * ms, true, true, true);
+	KUNIT_EXPECT_EQ(test, dl, 200 * ms);
+	/* An interrupt's wakeup keeps the older light key. */
+	dl = 100 * ms, busy = 500 * ms, lk = true;
+	leap_rekey(&dl, &busy, &lk, 300 * ms, true, true, false);
+	KUNIT_EXPECT_EQ(test, dl, 100 * ms);
+	KUNIT_EXPECT_TRUE(test, lk);
+	/* No longer light, within twice its share: the key, still light. */
+	dl = 100 * ms, busy = 500 * ms, lk = true;
+	leap_rekey(&dl, &busy, &lk, 300 * ms, false, true, true);
+	KUNIT_EXPECT_EQ(test, dl, 300 * ms);
+	KUNIT_EXPECT_TRUE(test, lk);
+	/* Beyond it: the busy deadline back, unless the key is later. */
+	dl = 100 * ms, busy = 500 * ms, lk = true;
+	leap_rekey(&dl, &busy, &lk, 300 * ms, false, false, true);
+	KUNIT_EXPECT_EQ(test, dl, 500 * ms);
+	KUNIT_EXPECT_FALSE(test, lk);
+	dl = 100 * ms, busy = 200 * ms, lk = true;
+	leap_rekey(&dl, &busy, &lk, 300 * ms, false, false, true);
+	KUNIT_EXPECT_EQ(test, dl, 300 * ms);
+	KUNIT_EXPECT_TRUE(test, lk);
+	/* Not light, woken by an interrupt, or holding no light key: kept. */
+	dl = 100 * ms, busy = 500 * ms, lk = true;
+	leap_rekey(&dl, &busy, &lk, 300 * ms, false, false, false);
+	KUNIT_EXPECT_EQ(test, dl, 100 * ms);
+	KUNIT_EXPECT_TRUE(test, lk);
+	dl = 100 * ms, busy = 0, lk = false;
+	leap_rekey(&dl, &busy, &lk, 30 * ms, false, true, true);
+	KUNIT_EXPECT_EQ(test, dl, 100 * ms);
+	KUNIT_EXPECT_FALSE(test, lk);
+}
+
 static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_ratios),
 	KUNIT_CASE(leap_test_span_each_nice),
@@ -378,6 +443,7 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_group_span),
 	KUNIT_CASE(leap_test_add_span),
 	KUNIT_CASE(leap_test_frontier_avg),
+	KUNIT_CASE(leap_test_rekey),
 	{}
 };
 

@@ -56,6 +56,8 @@ struct task_group;
  * @late_set:	@late has a sample
  * @light_key:	@deadline is a light key (leap.c, leap_place_light()),
  *		set since its last new deadline
+ * @busy_dl:	while @light_key, the deadline the first light key of its
+ *		slice replaced (kernel/sched/leap.h, leap_rekey())
  * @tg:		the cgroup cpu group whose load it is counted in while
  *		runnable (kernel/sched/leap_group.c), or NULL
  * @weight:	what it adds to @tg's load
@@ -81,6 +83,7 @@ struct sched_leap_entity {
 	bool			sample_ok;
 	bool			late_set;
 	bool			light_key;
+	u64			busy_dl;
 	s64			late;
 #ifdef CONFIG_CGROUP_SCHED
 	struct task_group	*tg;
@@ -117,6 +120,7 @@ static inline void init_leap_entity(struct sched_leap_entity *le)
 	le->sample_ok = false;
 	le->late_set = false;
 	le->light_key = false;
+	le->busy_dl = 0;
 	le->late = 0;
 #ifdef CONFIG_CGROUP_SCHED
 	le->tg = NULL;
