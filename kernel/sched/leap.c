@@ -166,6 +166,8 @@ static int sysctl_leap_iso_cpu = LEAP_ISO_CPU_DEF;
  * @moving:	leap_move() is moving a queued task's accounting: its
  *		enqueue needs no CPU found for it
  * @nr:		LEAP tasks runnable (queued or running), for leap_light()
+ * @lead_load:	the light lead's load term (leap_lead())
+ * @lead_at:	niffies when @lead_load was last set
  */
 static struct leap_queue {
 	struct skiplist	list;
@@ -175,6 +177,8 @@ static struct leap_queue {
 	struct skiplist	*saved;
 	bool		moving;
 	unsigned int	nr;
+	u64		lead_load;
+	u64		lead_at;
 } leap_q;
 
 static inline struct task_struct *leap_task_of(const struct skiplist_node *node)
@@ -782,6 +786,24 @@ static void leap_frontier_sample(struct rq *rq, struct task_struct *p)
 	}
 }
 
+/*
+ * The light lead at @now for a task on @ncpus CPUs with @nr LEAP tasks
+ * runnable (leap_light_lead()), its load term following @nr's up at
+ * most as fast as LEAP's clock and down at once
+ * (leap_lead_follow()). One load term for all tasks, under the global
+ * lock. O(1).
+ */
+static u64 leap_lead(unsigned int nr, unsigned int ncpus, u64 now)
+{
+	unsigned int rr_ms = leap_rr_ms();
+
+	leap_q.lead_load = leap_lead_follow(leap_q.lead_load,
+					    leap_lead_load(nr, rr_ms),
+					    now - min(leap_q.lead_at, now));
+	leap_q.lead_at = max(leap_q.lead_at, now);
+	return leap_light_lead(leap_q.lead_load, ncpus, rr_ms);
+}
+
 /* @p's slice renewed at @now: with a busy deadline if @busy (not light). */
 static void leap_renewed(struct task_struct *p, u64 now, bool busy)
 {
@@ -849,7 +871,7 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 		 * light key): a new slice, at its group's rate.
 		 */
 		if (leap_group_over(p, ncpus, now)) {
-			lead = leap_light_lead(nr, ncpus, leap_rr_ms());
+			lead = leap_lead(nr, ncpus, now);
 			if (p->leap.light_key ||
 			    p->leap.deadline + lead < max(now, lead))
 				leap_renew(p, now);
@@ -861,7 +883,7 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 	by_task = !leap_woken_by_irq();
 	if (!light && !(p->leap.light_key && by_task))
 		return false;
-	lead = leap_light_lead(nr, ncpus, leap_rr_ms());
+	lead = leap_lead(nr, ncpus, now);
 	/*
 	 * A group task's burst at its rate, as its busy span is a slice's:
 	 * the light tasks of a crowded group do not go before a lighter

@@ -369,8 +369,56 @@ static inline u64 leap_light_part(u64 burst, u64 sleep, unsigned int nr,
 }
 
 /**
+ * leap_lead_load - the load term of the light lead
+ * @nr:		the LEAP tasks runnable
+ * @rr_ms:	rr_interval in ms, LEAP_RR_INTERVAL_MIN .. _MAX
+ *
+ * Two round robins of @nr busy tasks on one CPU. No overflow: @nr is
+ * taken as at most 2^20, @rr_ms is at most 1000.
+ *
+ * Return: 2 * @nr * @rr_ms ms, in ns.
+ */
+static inline u64 leap_lead_load(unsigned int nr, unsigned int rr_ms)
+{
+	return 2ULL * min(nr, 1U << 20) * rr_ms * NSEC_PER_MSEC;
+}
+
+/**
+ * leap_lead_follow - the lead's load term, one step nearer its target
+ * @load:	its value so far, ns
+ * @want:	leap_lead_load() now, ns
+ * @dt:		LEAP's clock's advance since @load was set, ns
+ *
+ * The load term rises toward @want at most as fast as the clock and
+ * falls to it at once. Rising so, the lead (the load term over
+ * the CPUs plus a span, leap_light_lead()) grows by at most the time
+ * that passes: of two light tasks that wake in turn, the later one's key
+ * is not earlier, save by a shorter burst's span, however the queue grew
+ * between the wakeups (on one CPU the keys may tie; on c CPUs the later
+ * is later by at least (c - 1) / c of the time between). A lead that
+ * followed the queue's length at once put a task that woke into a
+ * longer queue 2 * rr_interval per extra task per CPU ahead of every
+ * light task that woke before it: a task that wakes ten others in turn
+ * queued them last woken, first run. Falling, the keys of later
+ * wakeups only move later, so it falls at once: a lead longer than the
+ * queue needs would keep busy tasks behind light ones for longer than
+ * the round robin leaves them. A queue that grows to its length
+ * reaches its load within the load's difference. O(1).
+ *
+ * Return: @load moved up toward @want by at most @dt, or @want if that
+ * is not more.
+ */
+static inline u64 leap_lead_follow(u64 load, u64 want, u64 dt)
+{
+	if (want > load)
+		return load + min(want - load, dt);
+	return want;
+}
+
+/**
  * leap_light_lead - how far before LEAP's clock a light task's key lies
- * @nr:		the LEAP tasks runnable, the light one included
+ * @load:	the load term: leap_lead_load() of the runnable tasks, as
+ *		leap_lead_follow() follows it
  * @ncpus:	the CPUs it may run on, at least 1
  * @rr_ms:	rr_interval in ms, LEAP_RR_INTERVAL_MIN .. _MAX
  *
@@ -378,24 +426,23 @@ static inline u64 leap_light_part(u64 burst, u64 sleep, unsigned int nr,
  * about rr_interval for each runnable task per CPU, so its deadline, one
  * span after the renewal, lies at most that much in the past when its
  * turn comes. A light key lies twice that plus a nice-0 span before the
- * clock: before every busy deadline a round robin leaves behind, so
- * light tasks go first under any load of busy tasks. A busy task kept
+ * clock, once the load term has followed the queue's length
+ * (leap_lead_follow()): before every busy deadline a round robin leaves
+ * behind, so light tasks go first under any load of busy tasks. A busy task kept
  * from its CPUs longer than that (by light tasks that together want
  * more than the CPUs) goes before the light tasks that wake after: that
- * bounds what light tasks can take from busy ones. No overflow: @nr is
- * taken as at most 2^20, @rr_ms is at most 1000.
+ * bounds what light tasks can take from busy ones. No overflow: @load
+ * is at most leap_lead_load()'s largest value.
  *
- * Return: 2 * @nr * @rr_ms ms / @ncpus plus leap_deadline_span() at nice
- * 0, at most LEAP_LIGHT_LEAD_MAX_NS.
+ * Return: @load / @ncpus plus leap_deadline_span() at nice 0, at most
+ * LEAP_LIGHT_LEAD_MAX_NS.
  */
-static inline u64 leap_light_lead(unsigned int nr, unsigned int ncpus,
+static inline u64 leap_light_lead(u64 load, unsigned int ncpus,
 				  unsigned int rr_ms)
 {
-	u64 lead;
+	u64 lead = load / max(ncpus, 1U) +
+		   leap_deadline_span(NICE_TO_PRIO(0), rr_ms);
 
-	nr = min(nr, 1U << 20);
-	lead = 2ULL * nr * rr_ms * NSEC_PER_MSEC / max(ncpus, 1U) +
-	       leap_deadline_span(NICE_TO_PRIO(0), rr_ms);
 	return min_t(u64, lead, LEAP_LIGHT_LEAD_MAX_NS);
 }
 

@@ -253,21 +253,88 @@ static void leap_test_light_part(struct kunit *test)
 static void leap_test_light_lead(struct kunit *test)
 {
 	u64 span = leap_deadline_span(NICE_TO_PRIO(0), 6);
+	u64 l21 = leap_lead_load(21, 6), l40 = leap_lead_load(40, 6);
+	u64 huge = leap_lead_load(~0U, LEAP_RR_INTERVAL_MAX);
 
 	/* 21 tasks on 1 CPU at 6 ms: 252 ms + 39.1875 ms. */
 	KUNIT_EXPECT_EQ(test, span, 39187500ULL);
-	KUNIT_EXPECT_EQ(test, leap_light_lead(21, 1, 6), 291187500ULL);
+	KUNIT_EXPECT_EQ(test, l21, 252000000ULL);
+	KUNIT_EXPECT_EQ(test, leap_light_lead(l21, 1, 6), 291187500ULL);
 	/* 40 tasks on 2 CPUs: 240 ms + the span. */
-	KUNIT_EXPECT_EQ(test, leap_light_lead(40, 2, 6), 240000000ULL + span);
+	KUNIT_EXPECT_EQ(test, leap_light_lead(l40, 2, 6), 240000000ULL + span);
 	/* More tasks a CPU, a longer lead; more CPUs, a shorter one. */
-	KUNIT_EXPECT_LT(test, leap_light_lead(40, 2, 6), leap_light_lead(41, 2, 6));
-	KUNIT_EXPECT_GT(test, leap_light_lead(40, 2, 6), leap_light_lead(40, 4, 6));
+	KUNIT_EXPECT_LT(test, leap_light_lead(l40, 2, 6),
+			leap_light_lead(leap_lead_load(41, 6), 2, 6));
+	KUNIT_EXPECT_GT(test, leap_light_lead(l40, 2, 6),
+			leap_light_lead(l40, 4, 6));
 	/* No CPU count is taken as one; the largest values are capped. */
-	KUNIT_EXPECT_EQ(test, leap_light_lead(21, 0, 6), leap_light_lead(21, 1, 6));
-	KUNIT_EXPECT_EQ(test, leap_light_lead(~0U, 1, LEAP_RR_INTERVAL_MAX),
+	KUNIT_EXPECT_EQ(test, leap_light_lead(l21, 0, 6),
+			leap_light_lead(l21, 1, 6));
+	KUNIT_EXPECT_EQ(test, huge, 2ULL * (1U << 20) * 1000 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, leap_light_lead(huge, 1, LEAP_RR_INTERVAL_MAX),
 			(u64)LEAP_LIGHT_LEAD_MAX_NS);
-	KUNIT_EXPECT_EQ(test, leap_light_lead(1U << 20, 1, 6),
+	KUNIT_EXPECT_EQ(test, leap_light_lead(leap_lead_load(1U << 20, 6), 1, 6),
 			(u64)LEAP_LIGHT_LEAD_MAX_NS);
+}
+
+/*
+ * The lead's load term follows its target up at most as fast as the
+ * clock and down at once; so a light key taken later is
+ * not earlier, save by a shorter span, however the queue grew between.
+ */
+static void leap_test_lead_follow(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC, us = NSEC_PER_USEC;
+	u64 load, key, prev, at_target;
+	int i;
+
+	/* Within reach: the target itself, either way. */
+	KUNIT_EXPECT_EQ(test, leap_lead_follow(100 * ms, 104 * ms, 10 * ms),
+			104 * ms);
+	KUNIT_EXPECT_EQ(test, leap_lead_follow(104 * ms, 100 * ms, 10 * ms),
+			100 * ms);
+	/* Beyond it: up by the time that passed; down to it at once. */
+	KUNIT_EXPECT_EQ(test, leap_lead_follow(100 * ms, 300 * ms, 10 * ms),
+			110 * ms);
+	KUNIT_EXPECT_EQ(test, leap_lead_follow(300 * ms, 100 * ms, 10 * ms),
+			100 * ms);
+	KUNIT_EXPECT_EQ(test, leap_lead_follow(U64_MAX, 0, 0), 0ULL);
+	/* No time, no rise; a long quiet spell reaches any target. */
+	KUNIT_EXPECT_EQ(test, leap_lead_follow(100 * ms, 300 * ms, 0), 100 * ms);
+	KUNIT_EXPECT_EQ(test, leap_lead_follow(0, 1ULL << 62, U64_MAX),
+			1ULL << 62);
+	/*
+	 * A task wakes ten others 10 us apart, the queue one longer at each.
+	 * With the lead at its target each time, each key is 2 * 6 ms / c -
+	 * 10 us earlier than the one before (last woken, first run).
+	 * Following it, each is 5 us later on two CPUs, and ties on one
+	 * (equal keys keep their order on the list).
+	 */
+	load = leap_lead_load(1, 6);
+	prev = 1000 * ms - leap_light_lead(load, 2, 6);
+	at_target = prev;
+	for (i = 2; i <= 11; i++) {
+		u64 now = 1000 * ms + (i - 1) * 10 * us;
+		u64 was = load;
+
+		load = leap_lead_follow(load, leap_lead_load(i, 6), 10 * us);
+		key = now - leap_light_lead(load, 2, 6);
+		KUNIT_EXPECT_EQ(test, key, prev + 5 * us);
+		KUNIT_EXPECT_EQ(test, now - leap_light_lead(load, 1, 6),
+				now - 10 * us - leap_light_lead(was, 1, 6));
+		prev = key;
+		key = now - leap_light_lead(leap_lead_load(i, 6), 2, 6);
+		KUNIT_EXPECT_EQ(test, at_target - key, 6 * ms - 10 * us);
+		at_target = key;
+	}
+	/*
+	 * The queue shortens to one task: the load falls by the 100 us it
+	 * rose at once, so the next key is later by the time and 100 us / c.
+	 */
+	load = leap_lead_follow(load, leap_lead_load(1, 6), 10 * us);
+	KUNIT_EXPECT_EQ(test, load, leap_lead_load(1, 6));
+	key = 1000 * ms + 110 * us - leap_light_lead(load, 2, 6);
+	KUNIT_EXPECT_EQ(test, key, prev + 10 * us + 100 * us / 2);
 }
 
 /* A rate one level down: a share of the parent's by weight. */
@@ -439,6 +506,7 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_light),
 	KUNIT_CASE(leap_test_light_part),
 	KUNIT_CASE(leap_test_light_lead),
+	KUNIT_CASE(leap_test_lead_follow),
 	KUNIT_CASE(leap_test_rho_step),
 	KUNIT_CASE(leap_test_group_span),
 	KUNIT_CASE(leap_test_add_span),
