@@ -16,8 +16,9 @@
  * running task was picked (then at that CPU's first tick after it),
  * unless the queued task is light and was woken by an interrupt;
  * (b) on a CPU with a reschedule already pending, which picks the best
- * task anyway; (c) against a sticky task, which other CPUs compare by its
- * offset key; (d) when the queued task is BATCH or IDLE, which never
+ * task anyway; (c) against a sticky task or a synchronous wakee, which
+ * other CPUs compare by its offset key, the latter until its CPU picks
+ * or ticks; (d) when the queued task is BATCH or IDLE, which never
  * preempt. Up to those, the N smallest keys that may run are running.
  *
  *  - pick: the first task on level 0 that may run on this CPU. A task
@@ -35,7 +36,13 @@
  *    every message in a pipe or socket storm (hackbench) cost two
  *    context switches. A light task (below) woken by an interrupt (its
  *    timer, a device: no waker that is about to block) preempts at
- *    once.
+ *    once. A synchronous wakeup (WF_SYNC: a pipe or socket write) by
+ *    the only task of its CPU, with no task waiting on the queue, stays
+ *    on that CPU, queued at its sticky key, with no other CPU kicked,
+ *    until the waker blocks and the CPU picks it; if the CPU picks
+ *    another task or ticks first, it gets its key back and a CPU as at
+ *    any wakeup (leap_sync_release()). A pipe's pair shares one warm
+ *    CPU instead of waking an idle one for every message.
  *  - light wakeup: a NORMAL (or refractory ISO) task that wakes while
  *    its average run between sleeps, against its average sleep, is no
  *    more than its nice-weighted share of the CPUs it may use
@@ -681,6 +688,55 @@ static void leap_find_cpu(struct task_struct *p, bool preempt, bool prompt)
 		cpu_rq(fresh)->leap.wake_pending = true;
 }
 
+/*
+ * A synchronous wakeup (a pipe or socket write: WF_SYNC) by a task that
+ * runs alone on its CPU, in task context, says that the waker is about
+ * to block: the wakee runs best here, next, on a warm cache, and an idle
+ * CPU woken for it (an IPI, an idle exit) would only take turns with
+ * this one, the pair bouncing between them. Only while no task waits on
+ * the queue: otherwise the CPU the waker leaves belongs to the earliest
+ * of them, and holding it for the wakee would reorder the queue (in
+ * pipe and socket storms that cost up to 9 % of their time, as measured
+ * in sched-leap.rst). Only NORMAL, BATCH and IDLE wakers and wakees:
+ * realtime and ISO ones keep their prompt placement. Hints read without
+ * the lock (select_task_rq_leap()).
+ */
+static bool leap_sync_here(struct task_struct *p, int cpu, int wake_flags)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return (wake_flags & WF_SYNC) && in_task() &&
+	       !(current->flags & PF_EXITING) &&
+	       current->sched_class == &leap_sched_class &&
+	       rq->curr == current && rq->nr_running == 1 &&
+	       skiplist_empty(&leap_q.list) &&
+	       skiplist_empty(&rq->leap.pinned) &&
+	       !leap_rt(current) && current->policy != SCHED_ISO &&
+	       !leap_rt(p) && p->policy != SCHED_ISO && cpu_active(cpu) &&
+	       cpumask_test_cpu(cpu, p->cpus_ptr) && leap_cpu_allowed(p, cpu);
+}
+
+/*
+ * The synchronous wakee @rq holds, if it is still queued here: back at
+ * its own key, and a CPU found for it now, as at any wakeup. Called when
+ * @rq picks another task, at its tick (the waker did not block: at most
+ * a tick late), and before @rq holds another. O(1) with none held, else
+ * O(log n) and leap_find_cpu().
+ */
+static void leap_sync_release(struct rq *rq)
+{
+	struct task_struct *p = rq->leap.sync_wait;
+
+	if (!p)
+		return;
+	rq->leap.sync_wait = NULL;
+	if (!leap_queued(p) || task_rq(p) != rq)
+		return;
+	leap_unlink(p);
+	leap_insert(p, leap_task_key(p));
+	leap_find_cpu(p, true, false);
+}
+
 /* Start @lr's ISO bucket that holds @now, clearing those skipped. */
 static void leap_iso_roll(struct leap_rq *lr, u64 now)
 {
@@ -988,27 +1044,38 @@ static bool leap_class_running(struct rq *rq)
 
 static void leap_iso_check(struct rq *rq, u64 now);
 
-/* Off list @sl, which @p is on, and no longer its CPU's sticky task. */
+/*
+ * Off list @sl, which @p is on, and no longer its CPU's sticky task nor
+ * the synchronous wakee it waits for.
+ */
 static void __leap_unqueue(struct task_struct *p, struct skiplist *sl)
 {
+	struct leap_rq *lr = &task_rq(p)->leap;
+
 	__leap_unlink(p, sl);
-	if (task_rq(p)->leap.sticky == p)
-		task_rq(p)->leap.sticky = NULL;
+	if (lr->sticky == p)
+		lr->sticky = NULL;
+	if (lr->sync_wait == p)
+		lr->sync_wait = NULL;
 }
 
-/* Off its list, if queued, and no longer its CPU's sticky task. */
+/* Off its list, if queued, and no longer held for its CPU (above). */
 static void leap_unqueue(struct task_struct *p)
 {
 	if (leap_queued(p))
 		__leap_unqueue(p, leap_list_of(p));
 }
 
-/* The key @p is queued at: its own, or its sticky key on its CPU. */
+/*
+ * The key @p is queued at: its own, or its sticky key while its CPU
+ * holds it (its sticky task, or its synchronous wakee).
+ */
 static u64 leap_queued_key(struct task_struct *p)
 {
+	struct leap_rq *lr = &task_rq(p)->leap;
 	u64 key = leap_task_key(p);
 
-	if (task_rq(p)->leap.sticky == p)
+	if (lr->sticky == p || lr->sync_wait == p)
 		key = leap_sticky_key(key, leap_rr_ms());
 	return key;
 }
@@ -1082,7 +1149,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct task_group *park;
 	u64 now = leap_clock(rq);
-	bool light = false;
+	bool light = false, sync = false;
 
 	lockdep_assert_rq_held(rq);
 	/* Queued but not on_rq: left on the list by a change that keeps it. */
@@ -1125,6 +1192,21 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	leap_q.saved = NULL;
 	/* cpu.max: a task of a throttled group waits off the queue. */
 	park = task_current(rq, p) ? NULL : leap_park_on(rq, p);
+	/*
+	 * Sent here for a synchronous wakeup (leap_sync_here())? Then this
+	 * CPU holds it, queued at its sticky key, and kicks no other CPU:
+	 * it waits for its waker to block (leap_sync_release()).
+	 */
+	if (rq == this_rq()) {
+		sync = (flags & ENQUEUE_WAKEUP) && rq->leap.sync_hint == p &&
+		       in_task() && !park && !leap_queued(p) &&
+		       rq->curr == current;
+		rq->leap.sync_hint = NULL;
+	}
+	if (sync) {
+		leap_sync_release(rq);
+		rq->leap.sync_wait = p;
+	}
 	if (park) {
 		if (leap_queued(p))
 			leap_unqueue(p);
@@ -1138,7 +1220,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	} else if (flags & ENQUEUE_HEAD) {
 		leap_insert_head(p, leap_task_key(p));
 	} else {
-		leap_insert(p, leap_task_key(p));
+		leap_insert(p, leap_queued_key(p));
 	}
 	/* A parked task is not counted (leap_park()). */
 	if (!park)
@@ -1153,9 +1235,11 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	 * cgroup), which may make it the best task for another CPU. Not
 	 * for the running task in a change (set_next_task() follows, and
 	 * prio_changed() compares), nor when a pick moves it to its CPU.
+	 * Not yet for a synchronous wakee (above).
 	 */
-	if (!park && ((flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL)) ||
-		      (!task_current(rq, p) && !leap_q.moving)))
+	if (!park && !sync &&
+	    ((flags & (ENQUEUE_WAKEUP | ENQUEUE_INITIAL)) ||
+	     (!task_current(rq, p) && !leap_q.moving)))
 		leap_find_cpu(p, true, light && leap_woken_by_irq());
 	/* Bring the signal up to date (an idle spell decays it) first. */
 	leap_update_util(rq, leap_class_running(rq));
@@ -1280,16 +1364,17 @@ static bool leap_pick_ok(const struct skiplist_node *node, void *arg)
 
 /*
  * The best task for @lp->cpu: the first allowed on the global list or on
- * this CPU's pinned list, this CPU's sticky task by its real key, or the
- * running task @curr (on no list), which keeps the CPU on a tie unless
- * its slice was renewed. The global walk skips only tasks allowed on
- * some CPUs but not this one (partial masks): tasks pinned to one CPU
- * are on that CPU's list and cost no other CPU anything.
+ * this CPU's pinned list, this CPU's sticky task or synchronous wakee by
+ * its real key, or the running task @curr (on no list), which keeps the
+ * CPU on a tie unless its slice was renewed. The global walk skips only
+ * tasks allowed on some CPUs but not this one (partial masks): tasks
+ * pinned to one CPU are on that CPU's list and cost no other CPU
+ * anything.
  */
 static struct task_struct *leap_best(struct rq *rq, const struct leap_pick *lp)
 {
 	struct task_struct *next = NULL, *sticky = rq->leap.sticky;
-	struct task_struct *curr = rq->leap.curr;
+	struct task_struct *curr = rq->leap.curr, *sync = rq->leap.sync_wait;
 	struct skiplist_node *node;
 	u64 key = ~0ULL;
 
@@ -1308,6 +1393,11 @@ static struct task_struct *leap_best(struct rq *rq, const struct leap_pick *lp)
 	    leap_task_key(sticky) < key) {
 		next = sticky;
 		key = leap_task_key(sticky);
+	}
+	if (sync && leap_pick_task_ok(sync, leap_task_key(sync), lp) &&
+	    leap_task_key(sync) < key) {
+		next = sync;
+		key = leap_task_key(sync);
 	}
 	if (curr && curr->leap.on_rq && !lp->skip_curr &&
 	    leap_pick_task_ok(curr, leap_task_key(curr), lp) &&
@@ -1395,6 +1485,9 @@ static struct task_struct *pick_task_leap(struct rq *rq)
 		next = leap_best_unthrottled(rq, &lp);
 	if (next)
 		leap_frontier_sample(rq, next);
+	/* Its synchronous wakee, if not next, goes to another CPU. */
+	if (rq->leap.sync_wait != next)
+		leap_sync_release(rq);
 	/* The running task stays: its rotation, if any, is done. */
 	if (next && next == rq->leap.curr)
 		rq->leap.renewed = false;
@@ -1504,7 +1597,8 @@ static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 
 /*
  * Where should @p wake? Called without the lock: every read is a hint.
- * The best idle CPU by leap_idle_rank() from @prev_cpu; else the CPU
+ * This CPU, for a synchronous wakeup by its only task (leap_sync_here());
+ * else the best idle CPU by leap_idle_rank() from @prev_cpu; else the CPU
  * running the latest key, if later than @p's; else @prev_cpu. Core
  * falls back if the answer is no longer allowed.
  */
@@ -1515,6 +1609,13 @@ static int select_task_rq_leap(struct task_struct *p, int prev_cpu, int wake_fla
 
 	if (wake_flags & WF_EXEC)
 		return prev_cpu;
+	/* Interrupts are off from here to the enqueue (try_to_wake_up()). */
+	cpu = smp_processor_id();
+	if (leap_sync_here(p, cpu, wake_flags)) {
+		cpu_rq(cpu)->leap.sync_hint = p;
+		return cpu;
+	}
+	cpu_rq(cpu)->leap.sync_hint = NULL;
 
 	for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
 		int d;
@@ -1755,6 +1856,7 @@ static void task_tick_leap(struct rq *rq, struct task_struct *curr, int queued)
 	leap_iso_check(rq, leap_clock(rq));
 	leap_sweep_idle(leap_q.niffies);
 	leap_wake_tick(rq);
+	leap_sync_release(rq);
 	leap_update_util(rq, true);
 	cpufreq_update_util(rq, 0);
 }
@@ -1912,6 +2014,8 @@ void __init init_leap_rq(struct rq *rq)
 	}
 	rq->leap.curr = NULL;
 	rq->leap.sticky = NULL;
+	rq->leap.sync_hint = NULL;
+	rq->leap.sync_wait = NULL;
 	WRITE_ONCE(rq->leap.curr_key, 0);
 	rq->leap.nr_running = 0;
 	rq->leap.renewed = false;

@@ -103,6 +103,11 @@ struct task_struct;
  * @curr:	the LEAP task running on this CPU, or NULL
  * @sticky:	a task preempted here with slice left, queued with its key
  *		offset so that other CPUs leave it to this one; or NULL
+ * @sync_hint:	the task select_task_rq_leap() sent here for a synchronous
+ *		wakeup by this CPU's only task; written and read by this
+ *		CPU only, with interrupts off, between the two
+ * @sync_wait:	that task, queued here with no other CPU kicked, until this
+ *		CPU picks it, picks another or ticks; or NULL
  * @curr_key:	@curr's key, 0 when @curr is NULL (a CPU running a
  *		higher class, or idle, is never preempted by LEAP's choice)
  * @nr_running:	LEAP tasks accounted to this CPU (queued or running)
@@ -136,6 +141,8 @@ struct task_struct;
 struct leap_rq {
 	struct task_struct	*curr;
 	struct task_struct	*sticky;
+	struct task_struct	*sync_hint;
+	struct task_struct	*sync_wait;
 	u64			curr_key;
 	unsigned int		nr_running;
 	bool			renewed;
