@@ -30,6 +30,9 @@
  *  - groups (autogroups, one a session): a light task of a group over
  *    its share does not preempt a task of a group within its share; one
  *    of a group within its share does preempt a hog of another group.
+ *  - a synchronous wakeup (a pipe write) by the only task of a CPU keeps
+ *    a ping-pong pair on one CPU, and a wakee whose waker goes on
+ *    running still gets another CPU within a tick or so.
  *
  * Spinners are measured with each other's CPU clocks
  * (clock_getcpuclockid()), while this process, at a realtime priority
@@ -1078,6 +1081,123 @@ TEST_F_TIMEOUT(leap, light_run_longer_than_a_slice_keeps_its_key, 60)
 	       n, pre);
 	ASSERT_LT(20, n);
 	EXPECT_LT(pre * 4, n);
+}
+
+/*
+ * One side of a pipe ping-pong of PONG_ROUNDS rounds: the first side
+ * writes a byte to @out and reads the answer from @in, the other reads
+ * and answers. Each notes the CPU it runs on once its read returned,
+ * and writes the PONG_ROUNDS CPUs (a byte each) to @fd.
+ */
+#define PONG_ROUNDS	2000
+
+static void pong_side(int in, int out, int first, int fd)
+{
+	unsigned char cpu[PONG_ROUNDS];
+	char c = 'p';
+	int i;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	for (i = 0; i < PONG_ROUNDS; i++) {
+		if (first && write(out, &c, 1) != 1)
+			_exit(1);
+		if (read(in, &c, 1) != 1)
+			_exit(1);
+		cpu[i] = sched_getcpu();
+		if (!first && write(out, &c, 1) != 1)
+			_exit(1);
+	}
+	_exit(write(fd, cpu, sizeof(cpu)) != sizeof(cpu));
+}
+
+/*
+ * A pipe's write wakes its reader synchronously (WF_SYNC): the writer
+ * is about to block. Woken so by the only task of its CPU, the reader
+ * stays on that CPU (leap_sync_here()), and a ping-pong pair shares a
+ * CPU rather than an idle one being woken for every message. Two
+ * unpinned processes, 2000 round trips on an otherwise idle machine:
+ * they must be on one CPU in at least three rounds of four. (Before the
+ * rule, every message went to the idle CPU: the pair were apart in
+ * nearly every round.)
+ */
+TEST_F_TIMEOUT(leap, sync_wakeup_pair_shares_a_cpu, 60)
+{
+	unsigned char cpu[2][PONG_ROUNDS];
+	int ab[2], ba[2], res[2][2], i, apart = 0, status;
+	pid_t pids[2];
+
+	if (online_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	ASSERT_EQ(0, pipe(ab));
+	ASSERT_EQ(0, pipe(ba));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, pipe(res[i]));
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (pids[i] == 0)
+			pong_side(i ? ab[0] : ba[0], i ? ba[1] : ab[1], !i,
+				  res[i][1]);
+	}
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(PONG_ROUNDS, read(res[i][0], cpu[i], PONG_ROUNDS));
+		waitpid(pids[i], &status, 0);
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	}
+	for (i = 0; i < PONG_ROUNDS; i++)
+		apart += cpu[0][i] != cpu[1][i];
+	TH_LOG("%d of %d rounds on two CPUs", apart, PONG_ROUNDS);
+	EXPECT_LT(apart * 4, PONG_ROUNDS);
+}
+
+/*
+ * WF_SYNC is a hint: a writer may go on running. The reader it woke,
+ * held for the writer's CPU, gets a CPU of its own at that CPU's next
+ * tick (leap_sync_release()). The writer here spins a second after each
+ * of 5 writes, alone on its CPU, with another CPU idle: the reader must
+ * run within 0.25 s (a tick is 1 to 4 ms; the rest is room for the
+ * emulator), where it may. Held until the writer blocked, it would wait
+ * the whole second.
+ */
+TEST_F_TIMEOUT(leap, sync_wakee_of_a_busy_waker_runs_elsewhere, 60)
+{
+	int k, status;
+
+	if (online_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	for (k = 0; k < 5; k++) {
+		int p[2], res[2], cpu;
+		double t0, t[2] = { 0 };
+		pid_t pid;
+		char c;
+
+		ASSERT_EQ(0, pipe(p));
+		ASSERT_EQ(0, pipe(res));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (read(p[0], &c, 1) != 1)
+				_exit(1);
+			t[0] = now_s(CLOCK_MONOTONIC);
+			t[1] = sched_getcpu();
+			_exit(write(res[1], t, sizeof(t)) != sizeof(t));
+		}
+		/* Let the reader block in its read. */
+		usleep(50000);
+		t0 = now_s(CLOCK_MONOTONIC);
+		cpu = sched_getcpu();
+		ASSERT_EQ(1, write(p[1], "w", 1));
+		spin_cpu(1.0);
+		ASSERT_EQ(sizeof(t), read(res[0], t, sizeof(t)));
+		waitpid(pid, &status, 0);
+		TH_LOG("write %d on CPU %d: the reader ran on CPU %d after %.1f ms",
+		       k, cpu, (int)t[1], 1e3 * (t[0] - t0));
+		EXPECT_LT(t[0] - t0, 0.25);
+		close(p[0]);
+		close(p[1]);
+		close(res[0]);
+		close(res[1]);
+	}
 }
 
 TEST_HARNESS_MAIN
