@@ -435,11 +435,11 @@ static inline u64 leap_lead_follow(u64 load, u64 want, u64 dt)
  * turn comes. A light key lies twice that plus a nice-0 span before the
  * clock, once the load term has followed the queue's length
  * (leap_lead_follow()): before every busy deadline a round robin leaves
- * behind, so light tasks go first under any load of busy tasks. A busy task kept
- * from its CPUs longer than that (by light tasks that together want
- * more than the CPUs) goes before the light tasks that wake after: that
- * bounds what light tasks can take from busy ones. No overflow: @load
- * is at most leap_lead_load()'s largest value.
+ * behind, so light tasks go first under any load of busy tasks. A busy
+ * task kept from its CPUs longer than that (by light tasks that together
+ * want more than the CPUs) goes before the light tasks that wake after:
+ * that bounds what light tasks can take from busy ones. No overflow:
+ * @load is at most leap_lead_load()'s largest value.
  *
  * Return: @load / @ncpus plus leap_deadline_span() at nice 0, at most
  * LEAP_LIGHT_LEAD_MAX_NS.
