@@ -479,6 +479,16 @@ static void leap_unlink(struct task_struct *p)
 }
 
 /*
+ * Queued @p back at its own key: a sticky task or a synchronous wakee
+ * that its CPU no longer holds (both are queued later for other CPUs).
+ */
+static void leap_requeue_own(struct task_struct *p)
+{
+	leap_unlink(p);
+	leap_insert(p, leap_task_key(p));
+}
+
+/*
  * May @p run on @cpu, which it is allowed on? The same rules as core's
  * is_cpu_allowed(), plus a migration-disabled task only where it is:
  * set_task_cpu() must never move it.
@@ -732,8 +742,7 @@ static void leap_sync_release(struct rq *rq)
 	rq->leap.sync_wait = NULL;
 	if (!leap_queued(p) || task_rq(p) != rq)
 		return;
-	leap_unlink(p);
-	leap_insert(p, leap_task_key(p));
+	leap_requeue_own(p);
 	leap_find_cpu(p, true, false);
 }
 
@@ -1363,6 +1372,22 @@ static bool leap_pick_ok(const struct skiplist_node *node, void *arg)
 }
 
 /*
+ * @held (this CPU's sticky task or synchronous wakee, queued at a later
+ * key for other CPUs), if any, compared by its own key: it replaces
+ * *@next when earlier than *@key.
+ */
+static void leap_best_held(struct task_struct *held,
+			   const struct leap_pick *lp,
+			   struct task_struct **next, u64 *key)
+{
+	if (held && leap_pick_task_ok(held, leap_task_key(held), lp) &&
+	    leap_task_key(held) < *key) {
+		*next = held;
+		*key = leap_task_key(held);
+	}
+}
+
+/*
  * The best task for @lp->cpu: the first allowed on the global list or on
  * this CPU's pinned list, this CPU's sticky task or synchronous wakee by
  * its real key, or the running task @curr (on no list), which keeps the
@@ -1389,16 +1414,8 @@ static struct task_struct *leap_best(struct rq *rq, const struct leap_pick *lp)
 		next = leap_task_of(node);
 		key = node->key;
 	}
-	if (sticky && leap_pick_task_ok(sticky, leap_task_key(sticky), lp) &&
-	    leap_task_key(sticky) < key) {
-		next = sticky;
-		key = leap_task_key(sticky);
-	}
-	if (sync && leap_pick_task_ok(sync, leap_task_key(sync), lp) &&
-	    leap_task_key(sync) < key) {
-		next = sync;
-		key = leap_task_key(sync);
-	}
+	leap_best_held(sticky, lp, &next, &key);
+	leap_best_held(sync, lp, &next, &key);
 	if (curr && curr->leap.on_rq && !lp->skip_curr &&
 	    leap_pick_task_ok(curr, leap_task_key(curr), lp) &&
 	    (leap_task_key(curr) < key ||
@@ -1558,10 +1575,8 @@ static void put_prev_task_leap(struct rq *rq, struct task_struct *p,
 		struct task_struct *old = rq->leap.sticky;
 
 		/* One sticky task a CPU: the previous one gets its key back. */
-		if (old && leap_queued(old)) {
-			leap_unlink(old);
-			leap_insert(old, leap_task_key(old));
-		}
+		if (old && leap_queued(old))
+			leap_requeue_own(old);
 		rq->leap.sticky = p;
 		key = leap_sticky_key(key, leap_rr_ms());
 	}
@@ -1615,7 +1630,8 @@ static int select_task_rq_leap(struct task_struct *p, int prev_cpu, int wake_fla
 		cpu_rq(cpu)->leap.sync_hint = p;
 		return cpu;
 	}
-	cpu_rq(cpu)->leap.sync_hint = NULL;
+	if (cpu_rq(cpu)->leap.sync_hint)
+		cpu_rq(cpu)->leap.sync_hint = NULL;
 
 	for_each_cpu_and(cpu, p->cpus_ptr, cpu_active_mask) {
 		int d;
