@@ -1067,9 +1067,11 @@ TEST_F_TIMEOUT(leap, queued_light_keys_of_a_group_over_its_share_lapse, 60)
  * renewal while its run since it woke is under twice its average burst
  * (leap_place_light()). On one CPU, a hog in one session and, in
  * another, a task that runs 10 ms after each 30 ms sleep, a quarter of
- * the CPU against a half share: it must be switched out in fewer than a
- * quarter of its runs. (Before the rule its key turned busy at the
- * slice's end, behind the hog's, in about every run.)
+ * the CPU against a half share: it must be switched out in fewer than
+ * half of its runs. With the rule: 2-12 of 48-49 in 32 runs (a bound
+ * of a quarter failed once, at 12 of 48); before it (a slice's run
+ * only) its key turned busy at the slice's end, behind the hog's: 35-38
+ * of 46-47 in 4 runs.
  */
 TEST_F_TIMEOUT(leap, light_run_longer_than_a_slice_keeps_its_key, 60)
 {
@@ -1080,7 +1082,7 @@ TEST_F_TIMEOUT(leap, light_run_longer_than_a_slice_keeps_its_key, 60)
 	TH_LOG("10 ms runs every 40 ms beside a hog: %ld runs, preempted %ld times",
 	       n, pre);
 	ASSERT_LT(20, n);
-	EXPECT_LT(pre * 4, n);
+	EXPECT_LT(pre * 2, n);
 }
 
 /*
