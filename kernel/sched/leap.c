@@ -256,15 +256,32 @@ static inline bool leap_in_group(struct task_struct *p)
 }
 
 /*
+ * The runnable count the light rule and leap_frontier_clamp() take: the
+ * root round robin's length in nice-0 tasks (leap_group_runnable());
+ * without the cgroup cpu controller, every runnable LEAP task.
+ */
+static unsigned int leap_runnable(void)
+{
+#ifdef CONFIG_CGROUP_SCHED
+	return leap_group_runnable();
+#else
+	return leap_q.nr;
+#endif
+}
+
+/*
  * The span of @p's deadline for @run ns of CPU time: by its rate in its
- * group (leap_group_span(), from its CPU's frontier), or by its nice.
+ * group (leap_group_span(), from its CPU's frontier,
+ * leap_frontier_clamp()), or by its nice.
  */
 static s64 leap_span(struct task_struct *p, u64 run)
 {
 	u64 rr = (u64)leap_rr_ms() * NSEC_PER_MSEC;
 
 	if (leap_in_group(p)) {
-		s64 late = task_rq(p)->leap.frontier, own;
+		unsigned int nr = leap_runnable(), rr_ms = leap_rr_ms();
+		s64 late = leap_frontier_clamp(task_rq(p)->leap.frontier, nr,
+					     rr_ms), own;
 
 		/*
 		 * Its period from the CPU's frontier; the part of its span
@@ -272,9 +289,10 @@ static s64 leap_span(struct task_struct *p, u64 run)
 		 * short spans are picked earlier against their deadlines
 		 * than those with long ones.
 		 */
-		own = p->leap.late_set ? p->leap.late : late;
+		own = p->leap.late_set ?
+		      leap_frontier_clamp(p->leap.late, nr, rr_ms) : late;
 		return clamp_t(s64, leap_group_span(leap_group_rho(p), late, run,
-						    leap_rr_ms()) +
+						    rr_ms) +
 			       clamp_t(s64, late, -LEAP_FRONTIER_MAX_NS,
 				       LEAP_FRONTIER_MAX_NS) - own,
 			       -LEAP_GROUP_SPAN_MAX_NS, LEAP_GROUP_SPAN_MAX_NS);
@@ -813,20 +831,6 @@ static bool leap_idle_turn_over(struct rq *rq, struct task_struct *curr)
 }
 
 /*
- * The runnable count the light rule takes: the root round robin's length
- * in nice-0 tasks (leap_group_runnable()); without the cgroup cpu
- * controller, every runnable LEAP task.
- */
-static unsigned int leap_runnable(void)
-{
-#ifdef CONFIG_CGROUP_SCHED
-	return leap_group_runnable();
-#else
-	return leap_q.nr;
-#endif
-}
-
-/*
  * @rq's CPU picked @p (or kept it running). If this is the first pick
  * since @p's slice renewed with a busy deadline, it has not slept since,
  * and more LEAP tasks are runnable than there are CPUs, how late the pick
@@ -840,13 +844,16 @@ static void leap_frontier_sample(struct rq *rq, struct task_struct *p)
 		return;
 	p->leap.sample_ok = false;
 	if (leap_q.nr > num_active_cpus()) {
-		s64 late = (s64)(leap_q.niffies - p->leap.deadline);
+		s64 late = (s64)(leap_q.niffies - p->leap.deadline), avg;
+		unsigned int nr = leap_runnable(), rr_ms = leap_rr_ms();
 
-		rq->leap.frontier = leap_frontier_avg(rq->leap.frontier, late,
+		/* Each average from within what this load allows. */
+		avg = leap_frontier_clamp(rq->leap.frontier, nr, rr_ms);
+		rq->leap.frontier = leap_frontier_avg(avg, late,
 						      LEAP_FRONTIER_SHIFT);
-		p->leap.late = leap_frontier_avg(p->leap.late_set ? p->leap.late :
-						 rq->leap.frontier, late,
-						 LEAP_LATE_SHIFT);
+		avg = p->leap.late_set ? p->leap.late : rq->leap.frontier;
+		avg = leap_frontier_clamp(avg, nr, rr_ms);
+		p->leap.late = leap_frontier_avg(avg, late, LEAP_LATE_SHIFT);
 		p->leap.late_set = true;
 	}
 }

@@ -637,6 +637,38 @@ static inline s64 leap_frontier_avg(s64 avg, s64 sample, unsigned int shift)
 }
 
 /**
+ * leap_frontier_clamp - a frontier within what the runnable load allows
+ * @late:	a frontier (a CPU's, or a task's own lateness), ns
+ * @nr:		the root round robin's length in nice-0 tasks
+ *		(leap_group_runnable()); 0 counts as 1
+ * @rr_ms:	rr_interval in ms
+ *
+ * Busy tasks whose rates add up to R on a CPU each run once a period
+ * P0 / rho, and the CPU's time is theirs: P0 = R * rr_interval, so the
+ * frontier is R * rr_interval - rr_interval - s0 (leap_group_span()).
+ * That is at least -(rr_interval + s0), and, as the rates of all
+ * runnable tasks add up to @nr, at most @nr rr_intervals; twice either
+ * bound leaves room for the time that realtime tasks, interrupts and
+ * late ticks take. A frontier outside is left from another load: the
+ * average forgets it only as new samples come, 64 of them, and none
+ * comes while the CPU idles. A crowd of 1000 busy loops pinned to a CPU
+ * left it picking them 8.9 s before their deadlines; the
+ * spans of the group tasks that came next then no longer followed their
+ * rates.
+ *
+ * Return: @late, within [-2 * (rr_interval + s0), 2 * @nr * rr_interval].
+ */
+static inline s64 leap_frontier_clamp(s64 late, unsigned int nr,
+				      unsigned int rr_ms)
+{
+	s64 rr = (s64)rr_ms * NSEC_PER_MSEC;
+
+	return clamp_t(s64, late,
+		       -2 * (rr + (s64)leap_deadline_span(NICE_TO_PRIO(0), rr_ms)),
+		       2 * (s64)max(nr, 1U) * rr);
+}
+
+/**
  * leap_group_span - how far from the clock a group task's deadline lies
  * @rho:	the task's rate, at least 1 (LEAP_RHO_ONE: a nice-0 task of
  *		the root group)

@@ -429,6 +429,26 @@ static void leap_test_frontier_avg(struct kunit *test)
 }
 
 /*
+ * A frontier left from another load is cut to what the current one
+ * allows; one the current load explains stays.
+ */
+static void leap_test_frontier_clamp(struct kunit *test)
+{
+	s64 ms = NSEC_PER_MSEC, sec = NSEC_PER_SEC;
+
+	/* After a crowd, 5 tasks: at most 60 ms, at least -90 ms. */
+	KUNIT_EXPECT_EQ(test, leap_frontier_clamp(6 * sec, 5, 6), 60 * ms);
+	KUNIT_EXPECT_EQ(test, leap_frontier_clamp(-9 * sec, 5, 6),
+			-2 * (6 * ms + (s64)leap_deadline_span(NICE_TO_PRIO(0), 6)));
+	/* What 1000 tasks on one CPU give stays while they run. */
+	KUNIT_EXPECT_EQ(test, leap_frontier_clamp(6 * sec, 1000, 6), 6 * sec);
+	KUNIT_EXPECT_EQ(test, leap_frontier_clamp(-43 * ms, 5, 6), -43 * ms);
+	KUNIT_EXPECT_EQ(test, leap_frontier_clamp(18 * ms, 0, 6), 12 * ms);
+	KUNIT_EXPECT_EQ(test, leap_frontier_clamp(S64_MAX, 1U << 20, 6),
+			2LL * (1 << 20) * 6 * ms);
+}
+
+/*
  * The light rule at a wakeup (leap_rekey()): a light key lasts until a
  * task wakes its holder again; a timer's wakeup keeps an older one; a task
  * no longer light keeps one while near its share, else gets its busy
@@ -511,6 +531,7 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_group_span),
 	KUNIT_CASE(leap_test_add_span),
 	KUNIT_CASE(leap_test_frontier_avg),
+	KUNIT_CASE(leap_test_frontier_clamp),
 	KUNIT_CASE(leap_test_rekey),
 	{}
 };
