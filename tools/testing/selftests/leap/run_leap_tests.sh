@@ -600,6 +600,39 @@ cg_share_check() {
 		emit fail "cgroup: $name (${got# }; want each within $tol points)"
 }
 
+# The same shares at once after a crowd: 1000 busy loops pinned to CPU 0
+# (leap_crowd, as leap-bench's pinned-crowd) leave it picking busy tasks
+# seconds late or early against their deadlines (its frontier, from
+# which a group task's span is made: sched-leap.rst, "Group shares"); the
+# groups that come next must get their shares at once, not once the
+# average forgets the crowd. Before the frontier was bounded, the group
+# of weight 100 here got 0 % in a 2-CPU boot. Two CPUs at least: on one,
+# the loops would take the shell's turns (and leap_crowd's, as it forks).
+cg_after_crowd_check() {
+	if [ "$cpus" -lt 2 ]; then
+		emit skip "cgroup: shares after 1000 loops on CPU 0" "needs 2 CPUs"
+		return
+	fi
+	crowd_out=/tmp/leap-crowd.out
+	"$bin/leap_crowd" 1000 0 >$crowd_out &
+	crowd=$!
+	for _ in $(seq 120); do
+		grep -q ready $crowd_out && break
+		sleep 0.5
+	done
+	sleep "$(secs 4 6)"
+	has_debugfs && [ -r /sys/kernel/debug/sched/leap ] &&
+		echo "    # CPU 0's frontier under the crowd: $(awk '$1 == "cpu" { f = 1; next } f && $1 == 0 { print $NF " us"; exit }' /sys/kernel/debug/sched/leap)"
+	kill -KILL $crowd
+	wait $crowd 2>/dev/null
+	grep -q ready $crowd_out || {
+		emit fail "cgroup: 1000 busy loops pinned to CPU 0 start (leap_crowd: $(tr '\n' ' ' <$crowd_out))"
+		return
+	}
+	cg_share_check "weights 100/300, 1 and 8 hogs on one CPU after 1000 loops there: 25/75" 10 \
+		$cgt/a:1:25 $cgt/b:8:75
+}
+
 # Linux 7.3's fair.c scales a group's weight on a CPU by its concurrency,
 # min(its busy tasks, its CPUs), by default: debugfs sched/cgroup_mode
 # "concur" (EEVDF gives 1 and 8 loops on one CPU of two 33/66, and 8 and
@@ -630,6 +663,7 @@ group_cgroup() {
 	echo 300 >$cgt/b/cpu.weight
 	cg_share_check "weights 100/300, 1 and 8 hogs on one CPU: 25/75" 10 \
 		$cgt/a:1:25 $cgt/b:8:75
+	cg_after_crowd_check
 	echo 100 >$cgt/b/cpu.weight
 	# Nested: b (100) holds c (100, 1 hog) and d (300, 4 hogs); a (100)
 	# holds 2: a half, c an eighth, d three eighths.
