@@ -32,6 +32,15 @@ def fmt_secs(s):
     return f"{s // 60}:{s % 60:02d}"
 
 
+def c_source(here, name):
+    """The C source of helper @name of the bench in @here
+    (tools/leap-bench): src/NAME.c; the crowd is the selftests'
+    leap_crowd.c, which the suite's group-share check runs too."""
+    if name == "crowd":
+        return os.path.join(here, "..", "testing", "selftests", "leap", "leap_crowd.c")
+    return os.path.join(here, "src", f"{name}.c")
+
+
 def hackbench_loop(groups):
     """The load of the latency workloads: `hackbench -g GROUPS -f 10`
     (processes, sockets) restarted until stop_load(); its own session."""

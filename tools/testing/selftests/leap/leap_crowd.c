@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * leap_crowd: a helper of run_leap_tests.sh, not a test. It forks N busy
- * loops, pins each to one CPU from here (a child pinning itself would
- * need a turn on that crowded CPU first), prints "ready" once all are
- * pinned, and waits. Ending it (SIGTERM, SIGKILL, or its parent's end)
+ * leap_crowd: a helper, not a test, of run_leap_tests.sh and of
+ * leap-bench's pinned-crowd (tools/leap-bench builds it as crowd). It
+ * forks N busy loops, pins each to one CPU from here (a child pinning
+ * itself would need a turn on that crowded CPU first), prints "ready"
+ * once all are pinned, and waits. Ending it (SIGTERM, SIGKILL, or its parent's end)
  * ends every loop: each has PR_SET_PDEATHSIG, and a loop that first runs
  * after its parent is gone exits at once.
  *
