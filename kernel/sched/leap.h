@@ -652,9 +652,8 @@ static inline s64 leap_frontier_avg(s64 avg, s64 sample, unsigned int shift)
  * late ticks take. A frontier outside is left from another load: the
  * average forgets it only as new samples come, 64 of them, and none
  * comes while the CPU idles. A crowd of 1000 busy loops pinned to a CPU
- * left it picking them 8.9 s before their deadlines; the
- * spans of the group tasks that came next then no longer followed their
- * rates.
+ * left it picking them 8.9 s before their deadlines; the spans of the
+ * group tasks that came next then no longer followed their rates.
  *
  * Return: @late, within [-2 * (rr_interval + s0), 2 * @nr * rr_interval].
  */
