@@ -83,6 +83,10 @@
  *    (leap_group_over()), a group task gets no light key, and one it
  *    holds lapses, at its wakeup or renewal or when a pick meets it
  *    (leap_light_lapse()), as does a deadline older than the lead.
+ *    When the load falls, so that the frontier a group task's span took
+ *    is more than twice what the load allows now, the runnable group
+ *    tasks' deadlines are pulled back to their spans of now
+ *    (leap_rebase()).
  *  - no load balancer: a global queue has nothing to balance.
  *  - cpufreq: a CPU's LEAP busy time feeds its PELT rt signal
  *    (rq->avg_rt), which schedutil reads as it reads rt's; a busy CPU's
@@ -107,7 +111,8 @@
  * CPUs), to which the light test adds O(1). A CPU's ISO refractory change
  * re-keys the queued ISO tasks accounted to it, through its own list:
  * O(those tasks), a few times in a 5 s window. The idle sweep is O(CPUs)
- * every LEAP_SWEEP_NS.
+ * every LEAP_SWEEP_NS. A rebase of the group tasks' deadlines sees at
+ * most LEAP_REBASE_BATCH of them a tick, O(log n) each it moves.
  * Nothing allocates on enqueue, dequeue or pick: the list node is in
  * task_struct.
  *
@@ -175,6 +180,13 @@ static int sysctl_leap_iso_cpu = LEAP_ISO_CPU_DEF;
  * @nr:		LEAP tasks runnable (queued or running), for leap_light()
  * @lead_load:	the light lead's load term (leap_lead())
  * @lead_at:	niffies when @lead_load was last set
+ * @groups:	the runnable tasks of groups other than the root, oldest
+ *		first once a rebase has seen them (leap_rebase())
+ * @nr_groups:	how many tasks @groups holds
+ * @group_late:	the largest frontier a group task's span took
+ *		(leap_span()) since the last rebase began
+ * @rebase_left: group tasks that the rebase under way has still to see
+ * @rebases:	rebases begun since boot (debugfs)
  */
 static struct leap_queue {
 	struct skiplist	list;
@@ -186,7 +198,15 @@ static struct leap_queue {
 	unsigned int	nr;
 	u64		lead_load;
 	u64		lead_at;
-} leap_q;
+	struct list_head groups;
+	unsigned int	nr_groups;
+	s64		group_late;
+	unsigned int	rebase_left;
+	unsigned int	rebases;
+} leap_q = {
+	.groups		= LIST_HEAD_INIT(leap_q.groups),
+	.group_late	= S64_MIN,
+};
 
 static inline struct task_struct *leap_task_of(const struct skiplist_node *node)
 {
@@ -291,6 +311,7 @@ static s64 leap_span(struct task_struct *p, u64 run)
 		 */
 		own = p->leap.late_set ?
 		      leap_frontier_clamp(p->leap.late, nr, rr_ms) : late;
+		leap_q.group_late = max(leap_q.group_late, late);
 		return clamp_t(s64, leap_group_span(leap_group_rho(p), late, run,
 						    rr_ms) +
 			       clamp_t(s64, late, -LEAP_FRONTIER_MAX_NS,
@@ -1161,6 +1182,96 @@ void leap_requeue(struct task_struct *p, bool may_park)
 }
 #endif
 
+#ifdef CONFIG_CGROUP_SCHED
+/* How many group tasks one tick's share of a rebase sees at most. */
+#define LEAP_REBASE_BATCH	32
+
+/* @p, being enqueued or dequeued, joins or leaves leap_q.groups. */
+static void leap_groups_track(struct task_struct *p, bool runnable)
+{
+	if (runnable && leap_in_group(p)) {
+		list_add_tail(&p->leap.group_node, &leap_q.groups);
+		leap_q.nr_groups++;
+	} else if (!runnable && !list_empty(&p->leap.group_node)) {
+		list_del_init(&p->leap.group_node);
+		leap_q.nr_groups--;
+		leap_q.rebase_left = min(leap_q.rebase_left, leap_q.nr_groups);
+	}
+}
+
+/*
+ * Group task @p's deadline no later than a slice's span from @now under
+ * the load of now (the busy deadline a light key replaced, too); queued
+ * again at its key if that moved. Its next pick takes no frontier
+ * sample: this deadline came from no renewal. O(depth + log n).
+ */
+static void leap_pull(struct task_struct *p, u64 now)
+{
+	struct rq *rq = task_rq(p);
+	u64 bound, key = leap_task_key(p);
+
+	if (leap_rt(p) || leap_idle(p))
+		return;
+	bound = leap_add_span(now, leap_span(p, (u64)leap_rr_ms() *
+					      NSEC_PER_MSEC));
+	if (p->leap.light_key)
+		p->leap.busy_dl = min(p->leap.busy_dl, bound);
+	if (p->leap.deadline <= bound)
+		return;
+	p->leap.deadline = bound;
+	p->leap.sample_ok = false;
+	if (leap_task_key(p) == key)
+		return;
+	if (leap_queued(p)) {
+		leap_unqueue(p);
+		leap_insert(p, leap_task_key(p));
+	} else if (rq->leap.curr == p) {
+		WRITE_ONCE(rq->leap.curr_key, leap_task_key(p));
+	}
+}
+
+/*
+ * A group task's span grows with its CPU's frontier, which grows with
+ * the load: under 1000 busy root tasks it is seconds. The span is taken
+ * at each renewal, so a heavy load that ends leaves the group tasks it
+ * saw holding deadlines seconds away, in the order the load left them,
+ * while each one renewed since holds a short one: a group of weight
+ * 100 beside one of 300 got 0 % to 68 % of a CPU, not 25 %, for seconds
+ * after 1000 busy loops beside them ended. So once the frontier a span
+ * took (leap_q.group_late) is more than twice what the load of now
+ * allows (leap_rebase_due()), every runnable group task's deadline
+ * is pulled back to what its span is now (leap_pull()): a rebase, at
+ * most LEAP_REBASE_BATCH tasks a tick, the oldest seen first. A load that
+ * falls from n to m begins at most log2(n / m) rebases. From a tick,
+ * under the lock: O(LEAP_REBASE_BATCH (depth + log n)).
+ */
+static void leap_rebase(u64 now)
+{
+	unsigned int i;
+
+	if (!leap_q.rebase_left) {
+		if (!leap_rebase_due(leap_q.group_late, leap_runnable(),
+				     leap_rr_ms()))
+			return;
+		leap_q.group_late = S64_MIN;
+		leap_q.rebase_left = leap_q.nr_groups;
+		leap_q.rebases++;
+	}
+	for (i = 0; i < LEAP_REBASE_BATCH && leap_q.rebase_left; i++) {
+		struct task_struct *p = list_first_entry(&leap_q.groups,
+							 struct task_struct,
+							 leap.group_node);
+
+		list_move_tail(&p->leap.group_node, &leap_q.groups);
+		leap_q.rebase_left--;
+		leap_pull(p, now);
+	}
+}
+#else
+static inline void leap_groups_track(struct task_struct *p, bool runnable) { }
+static inline void leap_rebase(u64 now) { }
+#endif
+
 static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct task_group *park;
@@ -1179,6 +1290,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	rq->leap.nr_running++;
 	leap_q.nr++;
 	leap_group_enqueue(p);
+	leap_groups_track(p, true);
 	if (p->leap.time_slice < LEAP_RESCHED_NS)
 		leap_renew(p, now);
 	else if (p->leap.prio != p->prio)
@@ -1302,6 +1414,7 @@ static bool dequeue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 		leap_group_unpark(p);
 	else
 		sub_nr_running(rq, 1);
+	leap_groups_track(p, false);
 	leap_group_dequeue(p);
 	return true;
 }
@@ -1878,6 +1991,7 @@ static void task_tick_leap(struct rq *rq, struct task_struct *curr, int queued)
 	leap_rt_period(rq, curr);
 	leap_iso_check(rq, leap_clock(rq));
 	leap_sweep_idle(leap_q.niffies);
+	leap_rebase(leap_q.niffies);
 	leap_wake_tick(rq);
 	leap_sync_release(rq);
 	leap_update_util(rq, true);
@@ -2134,7 +2248,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	struct leap_debug_entry *e;
 	struct leap_debug_cpu *c;
 	struct skiplist_node *node;
-	unsigned int count, level, n = 0, i;
+	unsigned int count, level, n = 0, i, nr_groups, rebases;
 	unsigned long flags;
 	u64 niffies, iso_used;
 	bool refractory;
@@ -2167,6 +2281,8 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	for_each_online_cpu(cpu)
 		count += c[cpu].pinned;
 	level = leap_q.list.level;
+	nr_groups = leap_q.nr_groups;
+	rebases = leap_q.rebases;
 	skiplist_for_each(node, &leap_q.list) {
 		if (n == LEAP_DEBUG_ENTRIES)
 			break;
@@ -2207,6 +2323,9 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		   READ_ONCE(sysctl_leap_iso_cpu),
 		   div64_u64(iso_used * 1000, LEAP_ISO_WINDOW_NS * num_online_cpus()),
 		   refractory);
+	/* Runnable tasks of groups other than the root; leap_rebase()s. */
+	seq_printf(m, "group_tasks: %u\ngroup_rebases: %u\n", nr_groups,
+		   rebases);
 	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled iso_permille iso_refractory pinned frontier_us\n");
 	for_each_online_cpu(cpu)
 		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d %12llu %14d %6u %11lld\n",

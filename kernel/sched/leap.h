@@ -668,6 +668,26 @@ static inline s64 leap_frontier_clamp(s64 late, unsigned int nr,
 }
 
 /**
+ * leap_rebase_due - are group deadlines left from a heavier load?
+ * @late:	the largest frontier a group task's span took since the
+ *		last rebase began, ns (S64_MIN: none)
+ * @nr:		the root round robin's length in nice-0 tasks now
+ * @rr_ms:	rr_interval in ms
+ *
+ * Such a span took at most leap_frontier_clamp()'s upper bound of its
+ * time; one more than twice that bound now came from a load at least
+ * twice today's, and its deadline may lie seconds behind the ones
+ * renewed since (leap.c, leap_rebase()).
+ *
+ * Return: true if @late is more than twice what @nr allows.
+ */
+static inline bool leap_rebase_due(s64 late, unsigned int nr,
+				   unsigned int rr_ms)
+{
+	return late / 2 > leap_frontier_clamp(S64_MAX, nr, rr_ms);
+}
+
+/**
  * leap_group_span - how far from the clock a group task's deadline lies
  * @rho:	the task's rate, at least 1 (LEAP_RHO_ONE: a nice-0 task of
  *		the root group)

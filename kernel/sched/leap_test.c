@@ -449,6 +449,23 @@ static void leap_test_frontier_clamp(struct kunit *test)
 }
 
 /*
+ * A rebase is due once a span took more than twice the frontier that the
+ * load of now allows: 3 s under a crowd, 4 tasks after it (48 ms).
+ */
+static void leap_test_rebase_due(struct kunit *test)
+{
+	s64 ms = NSEC_PER_MSEC, sec = NSEC_PER_SEC;
+
+	KUNIT_EXPECT_TRUE(test, leap_rebase_due(3 * sec, 4, 6));
+	KUNIT_EXPECT_FALSE(test, leap_rebase_due(3 * sec, 1000, 6));
+	KUNIT_EXPECT_FALSE(test, leap_rebase_due(96 * ms, 4, 6));
+	KUNIT_EXPECT_TRUE(test, leap_rebase_due(96 * ms + 2, 4, 6));
+	KUNIT_EXPECT_FALSE(test, leap_rebase_due(-90 * ms, 1, 6));
+	KUNIT_EXPECT_FALSE(test, leap_rebase_due(S64_MIN, 1, 6));
+	KUNIT_EXPECT_TRUE(test, leap_rebase_due(S64_MAX, 1U << 20, 6));
+}
+
+/*
  * The light rule at a wakeup (leap_rekey()): a light key lasts until a
  * task wakes its holder again; a timer's wakeup keeps an older one; a task
  * no longer light keeps one while near its share, else gets its busy
@@ -532,6 +549,7 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_add_span),
 	KUNIT_CASE(leap_test_frontier_avg),
 	KUNIT_CASE(leap_test_frontier_clamp),
+	KUNIT_CASE(leap_test_rebase_due),
 	KUNIT_CASE(leap_test_rekey),
 	{}
 };

@@ -65,6 +65,8 @@ struct task_group;
  * @park_node:	on a throttled group's list of parked tasks (cpu.max)
  * @parked_on:	that group, while the task is parked: runnable, but on
  *		no run list
+ * @group_node:	on LEAP's list of the runnable tasks of groups other
+ *		than the root (leap.c, leap_rebase())
  */
 struct sched_leap_entity {
 	struct skiplist_node	node ____cacheline_aligned;
@@ -91,6 +93,7 @@ struct sched_leap_entity {
 	bool			kthread;
 	struct list_head	park_node;
 	struct task_group	*parked_on;
+	struct list_head	group_node;
 #endif
 };
 
@@ -128,6 +131,7 @@ static inline void init_leap_entity(struct sched_leap_entity *le)
 	le->kthread = false;
 	INIT_LIST_HEAD(&le->park_node);
 	le->parked_on = NULL;
+	INIT_LIST_HEAD(&le->group_node);
 #endif
 }
 

@@ -562,6 +562,7 @@ uptime_cs() {
 # cg_share_check name tolerance group:hogs:want... : start the hogs, let
 # them settle for 1 s, measure each group's CPU time over the run, and
 # compare each group's part of the total with want (percent) +- tolerance.
+# $cg_hook, if set, runs once the hogs are ready, before the settling.
 cg_share_check() {
 	name=$1 tol=$2
 	shift 2
@@ -574,6 +575,7 @@ cg_share_check() {
 	done
 	# shellcheck disable=SC2086
 	hogs_ready $ready
+	${cg_hook:-}
 	sleep 1
 	for spec in "$@"; do
 		d=${spec%%:*}
@@ -600,19 +602,11 @@ cg_share_check() {
 		emit fail "cgroup: $name (${got# }; want each within $tol points)"
 }
 
-# The same shares at once after a crowd: 1000 busy loops pinned to CPU 0
-# (leap_crowd, as leap-bench's pinned-crowd) leave it picking busy tasks
-# seconds late or early against their deadlines (its frontier, from
-# which a group task's span is made: sched-leap.rst, "Group shares"); the
-# groups that come next must get their shares at once, not once the
-# average forgets the crowd. Before the frontier was bounded, the group
-# of weight 100 here got 0 % in a 2-CPU boot. Two CPUs at least: on one,
+# crowd_run: 1000 busy loops pinned to CPU 0 (leap_crowd, as leap-bench's
+# pinned-crowd) for a few seconds, then killed. Two CPUs at least: on one,
 # the loops would take the shell's turns (and leap_crowd's, as it forks).
-cg_after_crowd_check() {
-	if [ "$cpus" -lt 2 ]; then
-		emit skip "cgroup: shares after 1000 loops on CPU 0" "needs 2 CPUs"
-		return
-	fi
+# Fails a check and returns 1 if the loops never started.
+crowd_run() {
 	crowd_out=/tmp/leap-crowd.out
 	"$bin/leap_crowd" 1000 0 >$crowd_out &
 	crowd=$!
@@ -625,12 +619,42 @@ cg_after_crowd_check() {
 		echo "    # CPU 0's frontier under the crowd: $(awk '$1 == "cpu" { f = 1; next } f && $1 == 0 { print $NF " us"; exit }' /sys/kernel/debug/sched/leap)"
 	kill -KILL $crowd
 	wait $crowd 2>/dev/null
-	grep -q ready $crowd_out || {
-		emit fail "cgroup: 1000 busy loops pinned to CPU 0 start (leap_crowd: $(tr '\n' ' ' <$crowd_out))"
+	grep -q ready $crowd_out && return 0
+	emit fail "cgroup: 1000 busy loops pinned to CPU 0 start (leap_crowd: $(tr '\n' ' ' <$crowd_out))"
+	return 1
+}
+
+# The same shares at once after a crowd: the loops leave CPU 0 picking
+# busy tasks seconds late or early against their deadlines (its
+# frontier, from which a group task's span is made: sched-leap.rst,
+# "Group shares"); the groups that come next must get their shares at
+# once, not once the average forgets the crowd. Before the frontier was
+# bounded, the group of weight 100 here got 0 % in a 2-CPU boot.
+cg_after_crowd_check() {
+	if [ "$cpus" -lt 2 ]; then
+		emit skip "cgroup: shares after 1000 loops on CPU 0" "needs 2 CPUs"
 		return
-	}
+	fi
+	crowd_run || return
 	cg_share_check "weights 100/300, 1 and 8 hogs on one CPU after 1000 loops there: 25/75" 10 \
 		$cgt/a:1:25 $cgt/b:8:75
+}
+
+# And with the hogs running beside the crowd: their deadlines, set while
+# the crowd made the frontier seconds, must not outlive it (leap.c,
+# leap_rebase()). Before the rebase, the group of weight 100 got 0 %,
+# 68 % and 37 % in the second after the crowd ended.
+cg_beside_crowd_check() {
+	if [ "$cpus" -lt 2 ]; then
+		emit skip "cgroup: shares after 1000 loops beside them" "needs 2 CPUs"
+		return
+	fi
+	cg_hook=crowd_run
+	cg_share_check "weights 100/300, 1 and 8 hogs on one CPU, 1000 loops beside them ended: 25/75" 10 \
+		$cgt/a:1:25 $cgt/b:8:75
+	cg_hook=
+	is_leap && has_debugfs && [ -r /sys/kernel/debug/sched/leap ] &&
+		echo "    # $(grep -E '^group_rebases:' /sys/kernel/debug/sched/leap)"
 }
 
 # Linux 7.3's fair.c scales a group's weight on a CPU by its concurrency,
@@ -664,6 +688,7 @@ group_cgroup() {
 	cg_share_check "weights 100/300, 1 and 8 hogs on one CPU: 25/75" 10 \
 		$cgt/a:1:25 $cgt/b:8:75
 	cg_after_crowd_check
+	cg_beside_crowd_check
 	echo 100 >$cgt/b/cpu.weight
 	# Nested: b (100) holds c (100, 1 hog) and d (300, 4 hogs); a (100)
 	# holds 2: a half, c an eighth, d three eighths.
