@@ -1236,7 +1236,7 @@ static void leap_pull(struct task_struct *p, u64 now)
  * at each renewal, so a heavy load that ends leaves the group tasks it
  * saw holding deadlines seconds away, in the order the load left them,
  * while each one renewed since holds a short one: a group of weight
- * 100 beside one of 300 got 0 % to 68 % of a CPU, not 25 %, for seconds
+ * 100 beside one of 300 got 0 % to 99 % of a CPU, not 25 %, for seconds
  * after 1000 busy loops beside them ended. So once the frontier a span
  * took (leap_q.group_late) is more than twice what the load of now
  * allows (leap_rebase_due()), every runnable group task's deadline

@@ -642,8 +642,8 @@ cg_after_crowd_check() {
 
 # And with the hogs running beside the crowd: their deadlines, set while
 # the crowd made the frontier seconds, must not outlive it (leap.c,
-# leap_rebase()). Before the rebase, the group of weight 100 got 0 %,
-# 68 % and 37 % in the second after the crowd ended.
+# leap_rebase()). Before the rebase, the group of weight 100 got 99 %,
+# 0 % and 70 % in the seconds after the crowd ended.
 cg_beside_crowd_check() {
 	if [ "$cpus" -lt 2 ]; then
 		emit skip "cgroup: shares after 1000 loops beside them" "needs 2 CPUs"
