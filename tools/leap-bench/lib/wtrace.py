@@ -171,10 +171,15 @@ def summarize(samples):
 def metrics(res):
     """The bench's metrics of a summarize() result (us): the scheduler's
     part at p50, p99 and p99.9, its enqueue at p99 (None without
-    sched_wakeup events), and the timer's lateness at p99."""
+    sched_wakeup events), the timer's lateness at p50 and p99, and the
+    wakeup's own part and the total at p50 (where a median that differs
+    lies when the scheduler's part does not)."""
     m = {f"sched_{q}": res["sched"][q] for q in ("p50", "p99", "p99.9")}
     m["enqueue_p99"] = res["enqueue"]["p99"] if res["enqueue"] else None
+    m["timer_p50"] = res["timer"]["p50"]
     m["timer_p99"] = res["timer"]["p99"]
+    m["wake_p50"] = res["wake"]["p50"]
+    m["total_p50"] = res["total"]["p50"]
     return m
 
 
