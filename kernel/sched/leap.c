@@ -738,17 +738,47 @@ static void leap_find_cpu(struct task_struct *p, bool preempt, bool prompt)
 }
 
 /*
+ * Does no task wait on the global list but the synchronous wakees that
+ * CPUs other than @this_cpu hold? Those are not waiting for a CPU: each
+ * runs where it is held once its waker blocks, an instant later, so a
+ * wakee held here too takes no CPU from them (two ping-pong pairs on
+ * two CPUs each keep theirs). A hint, read without the lock: O(1) with
+ * the list empty, else O(CPUs), and only while the list is shorter than
+ * the number of CPUs. The task pointers are read in the caller's
+ * interrupts-off section, an RCU read side: a held task seen here is not
+ * freed before it ends.
+ */
+static bool leap_only_held_queued(int this_cpu)
+{
+	unsigned int n = skiplist_count(&leap_q.list), held = 0;
+	int cpu;
+
+	if (!n)
+		return true;
+	if (n >= num_online_cpus())
+		return false;
+	for_each_online_cpu(cpu) {
+		struct task_struct *t = READ_ONCE(cpu_rq(cpu)->leap.sync_wait);
+
+		/* One pinned is on its CPU's own list, not this one. */
+		if (cpu != this_cpu && t && READ_ONCE(t->nr_cpus_allowed) > 1)
+			held++;
+	}
+	return held >= n;
+}
+
+/*
  * A synchronous wakeup (a pipe or socket write: WF_SYNC) by a task that
  * runs alone on its CPU, in task context, says that the waker is about
  * to block: the wakee runs best here, next, on a warm cache, and an idle
  * CPU woken for it (an IPI, an idle exit) would only take turns with
  * this one, the pair bouncing between them. Only while no task waits on
- * the queue: otherwise the CPU the waker leaves belongs to the earliest
- * of them, and holding it for the wakee would reorder the queue (in
- * pipe and socket storms that cost up to 9 % of their time, as measured
- * in sched-leap.rst). Only NORMAL, BATCH and IDLE wakers and wakees:
- * realtime and ISO ones keep their prompt placement. Hints read without
- * the lock (select_task_rq_leap()).
+ * the queue (leap_only_held_queued()): otherwise the CPU the waker
+ * leaves belongs to the earliest of them, and holding it for the wakee
+ * would reorder the queue (in pipe and socket storms that cost up to
+ * 9 % of their time, as measured in sched-leap.rst). Only NORMAL, BATCH
+ * and IDLE wakers and wakees: realtime and ISO ones keep their prompt
+ * placement. Hints read without the lock (select_task_rq_leap()).
  */
 static bool leap_sync_here(struct task_struct *p, int cpu, int wake_flags)
 {
@@ -758,7 +788,7 @@ static bool leap_sync_here(struct task_struct *p, int cpu, int wake_flags)
 	       !(current->flags & PF_EXITING) &&
 	       current->sched_class == &leap_sched_class &&
 	       rq->curr == current && rq->nr_running == 1 &&
-	       skiplist_empty(&leap_q.list) &&
+	       leap_only_held_queued(cpu) &&
 	       skiplist_empty(&rq->leap.pinned) &&
 	       !leap_rt(current) && current->policy != SCHED_ISO &&
 	       !leap_rt(p) && p->policy != SCHED_ISO && cpu_active(cpu) &&
@@ -783,6 +813,24 @@ static void leap_sync_release(struct rq *rq)
 		return;
 	leap_requeue_own(p);
 	leap_find_cpu(p, true, false);
+}
+
+/*
+ * The tick of a CPU that holds a synchronous wakee: the second since the
+ * hold began releases it (leap_sync_release()), so that a waker that did
+ * not block keeps it at most two ticks. Not the first: that one falls
+ * between the wakeup and the waker's block in a share of ping-pong
+ * rounds that grows with the round trip, and released there the wakee
+ * moves to another pair's CPU and the pair follows it.
+ */
+static void leap_sync_tick(struct rq *rq)
+{
+	if (!rq->leap.sync_wait)
+		return;
+	if (rq->leap.sync_ticked)
+		leap_sync_release(rq);
+	else
+		rq->leap.sync_ticked = true;
 }
 
 /* Start @lr's ISO bucket that holds @now, clearing those skipped. */
@@ -1334,6 +1382,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	if (sync) {
 		leap_sync_release(rq);
 		rq->leap.sync_wait = p;
+		rq->leap.sync_ticked = false;
 	}
 	if (park) {
 		if (leap_queued(p))
@@ -1993,7 +2042,7 @@ static void task_tick_leap(struct rq *rq, struct task_struct *curr, int queued)
 	leap_sweep_idle(leap_q.niffies);
 	leap_rebase(leap_q.niffies);
 	leap_wake_tick(rq);
-	leap_sync_release(rq);
+	leap_sync_tick(rq);
 	leap_update_util(rq, true);
 	cpufreq_update_util(rq, 0);
 }
@@ -2153,6 +2202,7 @@ void __init init_leap_rq(struct rq *rq)
 	rq->leap.sticky = NULL;
 	rq->leap.sync_hint = NULL;
 	rq->leap.sync_wait = NULL;
+	rq->leap.sync_ticked = false;
 	WRITE_ONCE(rq->leap.curr_key, 0);
 	rq->leap.nr_running = 0;
 	rq->leap.renewed = false;

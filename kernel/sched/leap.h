@@ -107,7 +107,8 @@ struct task_struct;
  *		wakeup by this CPU's only task; written and read by this
  *		CPU only, with interrupts off, between the two
  * @sync_wait:	that task, queued here with no other CPU kicked, until this
- *		CPU picks it, picks another or ticks; or NULL
+ *		CPU picks it, picks another or ticks twice; or NULL
+ * @sync_ticked: this CPU ticked once since it began to hold @sync_wait
  * @curr_key:	@curr's key, 0 when @curr is NULL (a CPU running a
  *		higher class, or idle, is never preempted by LEAP's choice)
  * @nr_running:	LEAP tasks accounted to this CPU (queued or running)
@@ -145,6 +146,7 @@ struct leap_rq {
 	struct task_struct	*sync_wait;
 	u64			curr_key;
 	unsigned int		nr_running;
+	bool			sync_ticked;
 	bool			renewed;
 	bool			rt_throttled;
 	u64			rt_time;
