@@ -808,7 +808,7 @@ static void leap_sync_release(struct rq *rq)
 
 	if (!p)
 		return;
-	rq->leap.sync_wait = NULL;
+	WRITE_ONCE(rq->leap.sync_wait, NULL);
 	if (!leap_queued(p) || task_rq(p) != rq)
 		return;
 	leap_requeue_own(p);
@@ -1141,7 +1141,7 @@ static void __leap_unqueue(struct task_struct *p, struct skiplist *sl)
 	if (lr->sticky == p)
 		lr->sticky = NULL;
 	if (lr->sync_wait == p)
-		lr->sync_wait = NULL;
+		WRITE_ONCE(lr->sync_wait, NULL);
 }
 
 /* Off its list, if queued, and no longer held for its CPU (above). */
@@ -1381,7 +1381,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 	}
 	if (sync) {
 		leap_sync_release(rq);
-		rq->leap.sync_wait = p;
+		WRITE_ONCE(rq->leap.sync_wait, p);
 		rq->leap.sync_ticked = false;
 	}
 	if (park) {
@@ -2201,7 +2201,7 @@ void __init init_leap_rq(struct rq *rq)
 	rq->leap.curr = NULL;
 	rq->leap.sticky = NULL;
 	rq->leap.sync_hint = NULL;
-	rq->leap.sync_wait = NULL;
+	WRITE_ONCE(rq->leap.sync_wait, NULL);
 	rq->leap.sync_ticked = false;
 	WRITE_ONCE(rq->leap.curr_key, 0);
 	rq->leap.nr_running = 0;

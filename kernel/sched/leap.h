@@ -107,7 +107,9 @@ struct task_struct;
  *		wakeup by this CPU's only task; written and read by this
  *		CPU only, with interrupts off, between the two
  * @sync_wait:	that task, queued here with no other CPU kicked, until this
- *		CPU picks it, picks another or ticks twice; or NULL
+ *		CPU picks it, picks another or ticks twice; or NULL. Written
+ *		under the lock with WRITE_ONCE(): other CPUs read it without
+ *		(leap_only_held_queued())
  * @sync_ticked: this CPU ticked once since it began to hold @sync_wait
  * @curr_key:	@curr's key, 0 when @curr is NULL (a CPU running a
  *		higher class, or idle, is never preempted by LEAP's choice)
