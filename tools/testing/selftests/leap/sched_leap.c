@@ -545,12 +545,36 @@ static void leap_model(const int *nices, int n, double *share)
 		share[i] = run[i] / k;
 }
 
+/* The CPU-time ratio of two hogs on @cpu at nice 0 and nice @d, 1.5 s. */
+static double nice_pair_ratio(struct __test_metadata *_metadata, int cpu, int d)
+{
+	struct hog h[2] = {
+		{ .cpu = cpu, .policy = SCHED_OTHER, .seconds = 1.5 },
+		{ .cpu = cpu, .policy = SCHED_OTHER, .nice = d, .seconds = 1.5 },
+	};
+	int bad = hogs_run(h, 2);
+
+	EXPECT_EQ(0, bad) TH_LOG("nice 0 vs %d: the hogs did not run", d);
+	EXPECT_LT(0, h[1].cpu_time);
+	if (bad || h[1].cpu_time <= 0)
+		return 0;
+	return h[0].cpu_time / h[1].cpu_time;
+}
+
 /*
  * Two hogs on one CPU, nice 0 and nice 0 + d, for d = 1, 5, 10, 19 and
  * (as root) -5, -10, -20: their CPU-time ratio is the design's, within
  * 25%. The design's ratio is not that of the spans: a hog whose span is
  * shorter by D slices runs about D slices (rounded up) for each one of
  * the other's (1 : 34 for nice 0 : 19, 6 : 1 for nice -20 : 0).
+ *
+ * A pair outside the bound is measured once more and judged by that
+ * second run. Under TCG the host may stop a vCPU for tens of ms, and
+ * the stop is charged to the task it interrupts: to the low-share hog,
+ * a stall near the end of the window is not paid back inside it. One
+ * such run (7.3 guest, 2 CPUs) gave nice 0 against 10 a ratio of 7.26,
+ * against 9.95-11.09 in every other run, six reruns included. A rule
+ * that gets the ratio wrong fails both runs.
  */
 TEST_F_TIMEOUT(leap, nice_pair_shares, 120)
 {
@@ -559,17 +583,17 @@ TEST_F_TIMEOUT(leap, nice_pair_shares, 120)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ds); i++) {
-		struct hog h[2] = {
-			{ .cpu = cpu, .policy = SCHED_OTHER, .seconds = 1.5 },
-			{ .cpu = cpu, .policy = SCHED_OTHER, .nice = ds[i], .seconds = 1.5 },
-		};
 		int nices[2] = { 0, ds[i] };
 		double m[2], want, got;
 
 		leap_model(nices, 2, m);
 		want = m[0] / m[1];
-		ASSERT_EQ(0, hogs_run(h, 2));
-		got = h[0].cpu_time / h[1].cpu_time;
+		got = nice_pair_ratio(_metadata, cpu, ds[i]);
+		if (got <= want * 0.75 || got >= want / 0.75) {
+			TH_LOG("nice 0 vs %d: CPU-time ratio %.2f, design %.2f: %s",
+			       ds[i], got, want, "outside 25%, measured again");
+			got = nice_pair_ratio(_metadata, cpu, ds[i]);
+		}
 		TH_LOG("nice 0 vs %d: CPU-time ratio %.2f, design %.2f",
 		       ds[i], got, want);
 		EXPECT_GT(got, want * 0.75);
