@@ -42,7 +42,10 @@
  *    until the waker blocks and the CPU picks it; if the CPU picks
  *    another task or ticks first, it gets its key back and a CPU as at
  *    any wakeup (leap_sync_release()). A pipe's pair shares one warm
- *    CPU instead of waking an idle one for every message.
+ *    CPU instead of waking an idle one for every message. Such a
+ *    wakeup takes no lock: the wakee waits in a slot of its CPU
+ *    (leap_ttwu_defer()) for the waker's schedule(), which holds the
+ *    lock anyway and queues it, or for the CPU's second tick.
  *  - light wakeup: a NORMAL (or refractory ISO) task that wakes while
  *    its average run between sleeps, against its average sleep, is no
  *    more than its nice-weighted share of the CPUs it may use
@@ -121,7 +124,10 @@
  * struct leap_rq and sched_leap_entity. Class hooks are called with it
  * held and never drop it; they never take another rq lock, wake a task
  * or sleep. select_task_rq reads curr_key and idle state without it, as
- * hints that the enqueue under the lock then corrects.
+ * hints that the enqueue under the lock then corrects. A CPU's slot for
+ * a deferred synchronous wakee (leap_rq.ttwu_task) is that CPU's own:
+ * filled with interrupts off in try_to_wake_up(), emptied under the lock
+ * by its schedule() or tick.
  *
  * Copyright (C) 2026 LEAP developers
  */
@@ -788,11 +794,81 @@ static bool leap_sync_here(struct task_struct *p, int cpu, int wake_flags)
 	       !(current->flags & PF_EXITING) &&
 	       current->sched_class == &leap_sched_class &&
 	       rq->curr == current && rq->nr_running == 1 &&
-	       leap_only_held_queued(cpu) &&
+	       !rq->leap.ttwu_task && leap_only_held_queued(cpu) &&
 	       skiplist_empty(&rq->leap.pinned) &&
 	       !leap_rt(current) && current->policy != SCHED_ISO &&
 	       !leap_rt(p) && p->policy != SCHED_ISO && cpu_active(cpu) &&
 	       cpumask_test_cpu(cpu, p->cpus_ptr) && leap_cpu_allowed(p, cpu);
+}
+
+/**
+ * leap_ttwu_defer - leave a synchronous wakee for this CPU's next schedule
+ * @p:		the task being woken, TASK_WAKING, not on a runqueue
+ * @cpu:	the CPU select_task_rq() chose for it
+ * @wake_flags:	the wakeup's WF_* flags
+ *
+ * ttwu_queue() asks, with @p->pi_lock held and interrupts off, before it
+ * takes the runqueue lock. A wakee that leap_sync_here() sent to this
+ * CPU (its waker, the CPU's only task, is about to block) needs the lock
+ * only when this CPU picks it, and the waker's schedule() takes the lock
+ * anyway: so it is left in this CPU's slot with no lock taken, and that
+ * schedule() activates it (leap_ttwu_take()), held here as a synchronous
+ * wakee. A waker that does not block has it activated at its CPU's second
+ * tick, as a held wakee is released (leap_sync_tick()). One slot a CPU;
+ * not on a nohz_full CPU, whose tick may be off while its one task runs.
+ * With one lock for every CPU, this halves the times that a pipe's
+ * ping-pong pair takes it, and its wakeups no longer wait for another
+ * CPU's context switch to drop it.
+ *
+ * Return: true if @p was left in the slot: ttwu_queue() is done.
+ */
+bool leap_ttwu_defer(struct task_struct *p, int cpu, int wake_flags)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	if (cpu != smp_processor_id() || rq->leap.sync_hint != p ||
+	    rq->leap.ttwu_task || p->sched_class != &leap_sched_class ||
+	    tick_nohz_full_cpu(cpu))
+		return false;
+	rq->leap.sync_hint = NULL;
+	rq->leap.ttwu_task = p;
+	rq->leap.ttwu_flags = wake_flags;
+	rq->leap.ttwu_ticked = false;
+	rq->leap.ttwu_defers++;
+	return true;
+}
+
+/**
+ * leap_ttwu_take - the wakee that leap_ttwu_defer() left, to be activated
+ * @rq:		this CPU's runqueue, locked, its clock up to date
+ * @tick:	called from the tick, not from schedule()
+ * @wake_flags:	set to the wakeup's WF_* flags
+ *
+ * __schedule() asks before it blocks or picks, and sched_tick() at each
+ * tick; either then activates the task (ttwu_do_activate()). From
+ * schedule() it is held here as a synchronous wakee (enqueue_task_leap());
+ * from the tick it is woken as any task, but only at the second tick since
+ * it was left: a tick that falls between a wakeup and its waker's block
+ * would send it away from its pair (leap_sync_tick()). O(1).
+ *
+ * Return: the task, or NULL if there is none or it is not yet due.
+ */
+struct task_struct *leap_ttwu_take(struct rq *rq, bool tick, int *wake_flags)
+{
+	struct task_struct *p = rq->leap.ttwu_task;
+
+	lockdep_assert_rq_held(rq);
+	if (!p)
+		return NULL;
+	if (tick && !rq->leap.ttwu_ticked) {
+		rq->leap.ttwu_ticked = true;
+		return NULL;
+	}
+	rq->leap.ttwu_task = NULL;
+	*wake_flags = rq->leap.ttwu_flags;
+	if (!tick && p->sched_class == &leap_sched_class)
+		rq->leap.sync_hint = p;
+	return p;
 }
 
 /*
@@ -2175,7 +2251,7 @@ bool leap_needs_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->leap.curr;
 
-	if (leap_rq_has_work(rq))
+	if (leap_rq_has_work(rq) || rq->leap.ttwu_task)
 		return true;
 	if (!curr)
 		return false;
@@ -2299,7 +2375,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	struct leap_debug_cpu *c;
 	struct skiplist_node *node;
 	unsigned int count, level, n = 0, i, nr_groups, rebases;
-	unsigned long flags;
+	unsigned long flags, deferred = 0;
 	u64 niffies, iso_used;
 	bool refractory;
 	int cpu;
@@ -2357,6 +2433,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		c[cpu].rt_time = rq->leap.rt_time;
 		c[cpu].rt_throttled = rq->leap.rt_throttled;
 		c[cpu].frontier = rq->leap.frontier;
+		deferred += rq->leap.ttwu_defers;
 #ifdef CONFIG_SMP
 		c[cpu].util = cpu_util_rt(rq);
 #endif
@@ -2376,6 +2453,8 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	/* Runnable tasks of groups other than the root; leap_rebase()s. */
 	seq_printf(m, "group_tasks: %u\ngroup_rebases: %u\n", nr_groups,
 		   rebases);
+	/* Synchronous wakeups left for the waker's schedule (leap_ttwu_defer()). */
+	seq_printf(m, "sync_deferred: %lu\n", deferred);
 	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled iso_permille iso_refractory pinned frontier_us\n");
 	for_each_online_cpu(cpu)
 		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d %12llu %14d %6u %11lld\n",

@@ -111,6 +111,13 @@ struct task_struct;
  *		under the lock with WRITE_ONCE(): other CPUs read it without
  *		(leap_only_held_queued())
  * @sync_ticked: this CPU ticked once since it began to hold @sync_wait
+ * @ttwu_task:	a synchronous wakee that this CPU's only task woke with no
+ *		runqueue lock taken, left for this CPU's next schedule
+ *		(leap_ttwu_defer()) or its second tick; or NULL. Written and
+ *		read by this CPU only, with interrupts off
+ * @ttwu_flags:	the wake flags of @ttwu_task's wakeup
+ * @ttwu_ticked: this CPU ticked once since it took @ttwu_task
+ * @ttwu_defers: wakeups deferred so since boot (debugfs)
  * @curr_key:	@curr's key, 0 when @curr is NULL (a CPU running a
  *		higher class, or idle, is never preempted by LEAP's choice)
  * @nr_running:	LEAP tasks accounted to this CPU (queued or running)
@@ -149,6 +156,10 @@ struct leap_rq {
 	u64			curr_key;
 	unsigned int		nr_running;
 	bool			sync_ticked;
+	bool			ttwu_ticked;
+	struct task_struct	*ttwu_task;
+	int			ttwu_flags;
+	unsigned long		ttwu_defers;
 	bool			renewed;
 	bool			rt_throttled;
 	u64			rt_time;
@@ -759,6 +770,8 @@ static inline u64 leap_add_span(u64 now, s64 span)
 void init_leap_rq(struct rq *rq);
 bool leap_rq_has_work(struct rq *rq);
 bool leap_needs_tick(struct rq *rq);
+bool leap_ttwu_defer(struct task_struct *p, int cpu, int wake_flags);
+struct task_struct *leap_ttwu_take(struct rq *rq, bool tick, int *wake_flags);
 
 #ifdef CONFIG_CGROUP_SCHED
 struct task_group;
@@ -805,6 +818,10 @@ static inline void leap_group_offline(int cpu) { }
 static inline void init_leap_rq(struct rq *rq) { }
 static inline bool leap_rq_has_work(struct rq *rq) { return false; }
 static inline bool leap_needs_tick(struct rq *rq) { return false; }
+static inline bool leap_ttwu_defer(struct task_struct *p, int cpu,
+				   int wake_flags) { return false; }
+static inline struct task_struct *leap_ttwu_take(struct rq *rq, bool tick,
+						 int *wake_flags) { return NULL; }
 
 #endif /* CONFIG_SCHED_LEAP */
 #endif /* _KERNEL_SCHED_LEAP_H */

@@ -1208,6 +1208,29 @@ TEST_F_TIMEOUT(leap, sync_wakeup_pair_shares_a_cpu, 60)
 }
 
 /*
+ * Such a wakeup takes no lock (leap_ttwu_defer()): the reader waits in
+ * its CPU's slot for the writer's schedule(), which takes the lock
+ * anyway, and debugfs counts it (sync_deferred). One pair's 2000 round
+ * trips are 4000 synchronous wakeups by a task alone on its CPU in most
+ * rounds (above): at least one in four must have been deferred. At one
+ * CPU too, where the pair always shares it. Before the slot, every one
+ * took the lock and the count was absent.
+ */
+TEST_F_TIMEOUT(leap, sync_wakeup_takes_no_lock, 60)
+{
+	long before, after;
+	int moved = 0;
+
+	before = leap_debug("sync_deferred");
+	ASSERT_LE(0, before)
+		TH_LOG("no sync_deferred in " DEBUGFS_LEAP);
+	pong_apart(_metadata, 1, &moved);
+	after = leap_debug("sync_deferred");
+	TH_LOG("%ld of %d wakeups deferred", after - before, 2 * PONG_ROUNDS);
+	EXPECT_LE(2 * PONG_ROUNDS / 4, after - before);
+}
+
+/*
  * Two such pairs at once, on two CPUs or more: each pair keeps a CPU,
  * as the one pair does. While one pair's reader is held for its
  * writer's CPU it is queued, and the other pair's wakeup must not take
