@@ -866,7 +866,13 @@ struct task_struct *leap_ttwu_take(struct rq *rq, bool tick, int *wake_flags)
 	}
 	rq->leap.ttwu_task = NULL;
 	*wake_flags = rq->leap.ttwu_flags;
-	if (!tick && p->sched_class == &leap_sched_class)
+	/*
+	 * Held only if it still may be (leap_sync_here()): its policy or
+	 * affinity may have changed while it waited.
+	 */
+	if (!tick && p->sched_class == &leap_sched_class && !leap_rt(p) &&
+	    p->policy != SCHED_ISO && leap_cpu_allowed(p, cpu_of(rq)) &&
+	    cpumask_test_cpu(cpu_of(rq), p->cpus_ptr))
 		rq->leap.sync_hint = p;
 	return p;
 }
