@@ -774,6 +774,16 @@ static bool leap_only_held_queued(int this_cpu)
 }
 
 /*
+ * May @p be held on @cpu as a synchronous wakee? Not realtime or ISO
+ * (those keep their prompt placement), and allowed there.
+ */
+static bool leap_sync_wakee_ok(struct task_struct *p, int cpu)
+{
+	return !leap_rt(p) && p->policy != SCHED_ISO &&
+	       cpumask_test_cpu(cpu, p->cpus_ptr) && leap_cpu_allowed(p, cpu);
+}
+
+/*
  * A synchronous wakeup (a pipe or socket write: WF_SYNC) by a task that
  * runs alone on its CPU, in task context, says that the waker is about
  * to block: the wakee runs best here, next, on a warm cache, and an idle
@@ -797,8 +807,7 @@ static bool leap_sync_here(struct task_struct *p, int cpu, int wake_flags)
 	       !rq->leap.ttwu_task && leap_only_held_queued(cpu) &&
 	       skiplist_empty(&rq->leap.pinned) &&
 	       !leap_rt(current) && current->policy != SCHED_ISO &&
-	       !leap_rt(p) && p->policy != SCHED_ISO && cpu_active(cpu) &&
-	       cpumask_test_cpu(cpu, p->cpus_ptr) && leap_cpu_allowed(p, cpu);
+	       cpu_active(cpu) && leap_sync_wakee_ok(p, cpu);
 }
 
 /**
@@ -870,9 +879,8 @@ struct task_struct *leap_ttwu_take(struct rq *rq, bool tick, int *wake_flags)
 	 * Held only if it still may be (leap_sync_here()): its policy or
 	 * affinity may have changed while it waited.
 	 */
-	if (!tick && p->sched_class == &leap_sched_class && !leap_rt(p) &&
-	    p->policy != SCHED_ISO && leap_cpu_allowed(p, cpu_of(rq)) &&
-	    cpumask_test_cpu(cpu_of(rq), p->cpus_ptr))
+	if (!tick && p->sched_class == &leap_sched_class &&
+	    leap_sync_wakee_ok(p, cpu_of(rq)))
 		rq->leap.sync_hint = p;
 	return p;
 }
@@ -2257,7 +2265,7 @@ bool leap_needs_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->leap.curr;
 
-	if (leap_rq_has_work(rq) || rq->leap.ttwu_task)
+	if (leap_rq_has_work(rq))
 		return true;
 	if (!curr)
 		return false;
