@@ -843,7 +843,7 @@ bool leap_ttwu_defer(struct task_struct *p, int cpu, int wake_flags)
 	rq->leap.ttwu_task = p;
 	rq->leap.ttwu_flags = wake_flags;
 	rq->leap.ttwu_ticked = false;
-	rq->leap.ttwu_defers++;
+	WRITE_ONCE(rq->leap.ttwu_defers, rq->leap.ttwu_defers + 1);
 	return true;
 }
 
@@ -2447,7 +2447,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		c[cpu].rt_time = rq->leap.rt_time;
 		c[cpu].rt_throttled = rq->leap.rt_throttled;
 		c[cpu].frontier = rq->leap.frontier;
-		deferred += rq->leap.ttwu_defers;
+		deferred += READ_ONCE(rq->leap.ttwu_defers);
 #ifdef CONFIG_SMP
 		c[cpu].util = cpu_util_rt(rq);
 #endif
