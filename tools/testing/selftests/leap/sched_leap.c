@@ -672,6 +672,8 @@ static void global_share(struct __test_metadata *_metadata, int m, int pinned)
 	}
 	TH_LOG("%d hogs (%d pinned) on %d CPUs: %.2f to %.2f of a CPU each, fair %.2f",
 	       m, pinned, n, lo, hi, want);
+	if (pinned)
+		TH_LOG("the first pinned hog: %.2f of a CPU", d[0] / secs);
 }
 
 TEST_F_TIMEOUT(leap, n_plus_one_hogs_share, 90)
