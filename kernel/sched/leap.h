@@ -117,8 +117,8 @@ struct task_struct;
  *		read by this CPU only, with interrupts off
  * @ttwu_flags:	the wake flags of @ttwu_task's wakeup
  * @ttwu_ticked: this CPU ticked once since it took @ttwu_task
- * @ttwu_defers: wakeups deferred so since boot; written by this CPU
- *		only, summed by debugfs with no lock taken
+ * @ttwu_defers: wakeups deferred so since boot; incremented by this CPU
+ *		without the lock, summed by debugfs under it
  * @curr_key:	@curr's key, 0 when @curr is NULL (a CPU running a
  *		higher class, or idle, is never preempted by LEAP's choice)
  * @nr_running:	LEAP tasks accounted to this CPU (queued or running)
