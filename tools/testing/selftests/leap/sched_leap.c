@@ -1068,22 +1068,33 @@ static long frame_beside(int cpu, int wakers, double work, long nap_ns,
  * not refilled at a wakeup, often renews during its work, and the pick
  * then met the wakers' queued light keys: it must be switched out in
  * fewer than an eighth of its runs (before the lapse: 56-60 of 128;
- * with light keys scaled by the part of the share alone, 20 of 129).
+ * with light keys scaled by the part of the share alone, 20 of 129;
+ * with the lapse 0-1 of 125-130). Under TCG a vCPU that the host
+ * deschedules is charged the lost time as the running task's CPU, which
+ * can push the frame task past its burst: a busy host gave 10 of 111
+ * and 18 of 98. So the check takes the best of LAPSE_TRIES runs; the
+ * missing lapse fails all of them.
  */
+#define LAPSE_TRIES	3
+
 TEST_F_TIMEOUT(leap, queued_light_keys_of_a_group_over_its_share_lapse, 60)
 {
-	int cpu = nth_cpu(0);
-	long n, pre = -1;
+	int cpu = nth_cpu(0), i;
+	long n = 0, pre = -1;
 	char v[16] = "";
 
 	ASSERT_LT(0, read_text("/proc/sys/kernel/sched_autogroup_enabled",
 			       v, sizeof(v)));
 	ASSERT_EQ(1, atoi(v))
 		TH_LOG("autogroup is off: the check needs a group a session");
-	n = frame_beside(cpu, 4, 0.003, 12000000, &pre);
-	TH_LOG("frame task beside four wakers: %ld runs, preempted %ld times",
-	       n, pre);
-	ASSERT_LT(50, n);
+	for (i = 0; i < LAPSE_TRIES; i++) {
+		n = frame_beside(cpu, 4, 0.003, 12000000, &pre);
+		TH_LOG("frame task beside four wakers, try %d: %ld runs, preempted %ld times",
+		       i + 1, n, pre);
+		ASSERT_LT(50, n);
+		if (pre * 8 < n)
+			break;
+	}
 	EXPECT_LT(pre * 8, n);
 }
 
