@@ -265,19 +265,15 @@ TEST(yield_fifo_alternates)
 
 /*
  * A normal task's yield lets its peer on the same CPU run. On LEAP the
- * slice is 1 s meanwhile. A slice that overruns moves its task's next
- * deadline back by the overrun (leap_renew()), so a vCPU stall longer
- * than the 6 ms slice (TCG on a busy host), charged to the task that
- * was running, lets its peer's yields keep the CPU until the clock
- * passes that deadline (sched-leap.rst, "Slices and deadlines"): with such stalls
- * every few ms, as few as 1 % of the entries alternated, and 100 % with
- * the long slice. A yield that does nothing still fails (0.0 %): the
- * peer runs only when a slice ends.
+ * slice is 1 s meanwhile: a vCPU stall (TCG on a busy host) that
+ * overruns the 6 ms slice would put the stalled task's deadline behind
+ * its peer's yields (sched-leap.rst, "Slices and deadlines"). A yield
+ * that does nothing still fails: the peer runs only when a slice ends.
  */
 TEST(yield_normal_lets_peer_run)
 {
 	const char *rr = "/proc/sys/kernel/rr_interval";
-	int old = leap_kernel() ? sysctl_read(rr) : -1;
+	int old = sysctl_read(rr);	/* -1 on a kernel without LEAP */
 	double alt;
 
 	if (old > 0)
