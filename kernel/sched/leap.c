@@ -127,7 +127,11 @@
  * hints that the enqueue under the lock then corrects. A CPU's slot for
  * a deferred synchronous wakee (leap_rq.ttwu_task) is that CPU's own:
  * filled with interrupts off in try_to_wake_up(), emptied under the lock
- * by its schedule() or tick.
+ * by its schedule() or tick. Unlike mainline, a CPU lets go of the lock
+ * before its context switch, not after (leap_switch_unlock()), unless a
+ * balance callback is queued: until the previous task's on_cpu clears,
+ * other CPUs' picks skip it if it is queued (leap_switching_out()), and
+ * the switching CPU finds it a CPU afterwards if one did.
  *
  * Copyright (C) 2026 LEAP developers
  */
@@ -193,6 +197,8 @@ static int sysctl_leap_iso_cpu = LEAP_ISO_CPU_DEF;
  *		(leap_span()) since the last rebase began
  * @rebase_left: group tasks that the rebase under way has still to see
  * @rebases:	rebases begun since boot (debugfs)
+ * @passes:	picks that skipped a task still switching out on another
+ *		CPU (leap_switching_out()), since boot (debugfs)
  */
 static struct leap_queue {
 	struct skiplist	list;
@@ -209,6 +215,7 @@ static struct leap_queue {
 	s64		group_late;
 	unsigned int	rebase_left;
 	unsigned int	rebases;
+	unsigned long	passes;
 } leap_q = {
 	.groups		= LIST_HEAD_INIT(leap_q.groups),
 	.group_late	= S64_MIN,
@@ -1607,6 +1614,115 @@ static void wakeup_preempt_leap(struct rq *rq, struct task_struct *p, int flags)
 	lockdep_assert_rq_held(rq);
 }
 
+/**
+ * leap_switch_may_unlock - may this CPU let go of the lock before its switch?
+ * @rq:		this CPU's runqueue, locked, about to switch tasks
+ *
+ * Mainline holds a runqueue's lock through the context switch, until
+ * finish_task_switch(). With one lock for every CPU, that makes every
+ * other CPU's wakeup and pick wait for this CPU's switch of stacks and
+ * memory maps: a third of a pipe ping-pong's acquisitions were contended
+ * so with two pairs on two CPUs. Nothing LEAP keeps under the lock
+ * changes in the switch; the previous task, if queued, is left alone by
+ * other CPUs until its on_cpu clears (leap_switching_out()). The balance
+ * callbacks (a CPU going down, the deadline class's push) run under the
+ * lock in finish_lock_switch(): with one queued, the lock is held as on
+ * mainline. O(1).
+ *
+ * Return: true if prepare_lock_switch() may call leap_switch_unlock().
+ */
+bool leap_switch_may_unlock(struct rq *rq)
+{
+	lockdep_assert_rq_held(rq);
+	return !rq->balance_callback;
+}
+
+/**
+ * leap_switch_unlock - let go of the lock before the context switch
+ * @rq:		this CPU's runqueue, locked, its pin released
+ *
+ * Called by prepare_lock_switch() in place of the lockdep hand-over of
+ * the lock to the next task. Interrupts stay off and the preempt count
+ * the lock took stays, as finish_task_switch() expects; the switch's
+ * finish_task_switch() then enables both (leap_switch_finish()). O(1).
+ */
+void leap_switch_unlock(struct rq *rq)
+	__releases(__rq_lockp(rq))
+{
+	rq->leap.switch_unlocked = true;
+	rq->leap.unlocked_switches++;
+	spin_release(&__rq_lockp(rq)->dep_map, _THIS_IP_);
+	do_raw_spin_unlock(__rq_lockp(rq));
+}
+
+/**
+ * leap_switch_finish - finish a context switch that let go of the lock early
+ * @rq:		this CPU's runqueue, not locked if this returns true
+ * @prev:	the task switched out, its on_cpu cleared (finish_task())
+ *
+ * Called by finish_task_switch() in place of finish_lock_switch(). If a
+ * pick on another CPU skipped @prev while it was switching out here
+ * (leap_switching_out()), @prev, if still queued, gets a CPU now, as at
+ * a wakeup (preempting one only with a realtime or ISO key): the CPU that
+ * skipped it may have gone idle. Then interrupts and preemption are
+ * enabled, as the lock's release would have. O(1), or leap_find_cpu()
+ * under the lock when a pick skipped @prev.
+ *
+ * Return: false if this CPU held the lock through the switch: the caller
+ * releases it (finish_lock_switch()).
+ */
+bool leap_switch_finish(struct rq *rq, struct task_struct *prev)
+{
+	if (!rq->leap.switch_unlocked)
+		return false;
+	rq->leap.switch_unlocked = false;
+	/* finish_task()'s store of on_cpu before the load of passed_over. */
+	smp_mb();
+	if (READ_ONCE(rq->leap.passed_over)) {
+		raw_spin_rq_lock(rq);
+		rq->leap.passed_over = false;
+		if (leap_queued(prev))
+			leap_find_cpu(prev, leap_task_key(prev) <= LEAP_ISO_KEY,
+				      false);
+		raw_spin_rq_unlock(rq);
+	}
+	local_irq_enable();
+	preempt_enable();
+	return true;
+}
+
+/*
+ * Is @p, queued, still switching out on a CPU other than @cpu? That CPU
+ * let go of the lock before its switch (leap_switch_unlock()), and @p's
+ * registers are saved only when its on_cpu clears: @cpu must not run it
+ * yet. That CPU is told (passed_over) and finds @p a CPU once it is done
+ * (leap_switch_finish()). The flag's store and the second load of
+ * on_cpu, against that CPU's store of on_cpu and load of the flag, each
+ * pair with a full barrier between: one side or both see the other's
+ * store, so @p is not left waiting for a CPU that skipped it. O(1).
+ */
+static bool leap_switching_out(struct task_struct *p, int cpu)
+{
+#ifdef CONFIG_SMP
+	struct rq *rq;
+
+	/* Pairs with finish_task()'s release: @p is saved once it reads 0. */
+	if (task_cpu(p) == cpu || !smp_load_acquire(&p->on_cpu))
+		return false;
+	rq = task_rq(p);
+	WRITE_ONCE(rq->leap.passed_over, true);
+	/* The flag before the second load; pairs with leap_switch_finish(). */
+	smp_mb();
+	/* As the first load. */
+	if (!smp_load_acquire(&p->on_cpu))
+		return false;
+	leap_q.passes++;
+	return true;
+#else
+	return false;
+#endif
+}
+
 /*
  * What a pick on @cpu may take: tasks allowed there, with a key of at
  * least @min_key (LEAP_ISO_KEY + 1 skips realtime and ISO keys on a
@@ -1622,7 +1738,8 @@ struct leap_pick {
 static bool leap_pick_task_ok(struct task_struct *p, u64 key,
 			      const struct leap_pick *lp)
 {
-	return key >= lp->min_key && leap_cpu_allowed(p, lp->cpu);
+	return key >= lp->min_key && leap_cpu_allowed(p, lp->cpu) &&
+	       !leap_switching_out(p, lp->cpu);
 }
 
 static bool leap_pick_ok(const struct skiplist_node *node, void *arg)
@@ -2389,7 +2506,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	struct leap_debug_cpu *c;
 	struct skiplist_node *node;
 	unsigned int count, level, n = 0, i, nr_groups, rebases;
-	unsigned long flags, deferred = 0;
+	unsigned long flags, deferred = 0, unlocked = 0, passes;
 	u64 niffies, iso_used;
 	bool refractory;
 	int cpu;
@@ -2423,6 +2540,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	level = leap_q.list.level;
 	nr_groups = leap_q.nr_groups;
 	rebases = leap_q.rebases;
+	passes = leap_q.passes;
 	skiplist_for_each(node, &leap_q.list) {
 		if (n == LEAP_DEBUG_ENTRIES)
 			break;
@@ -2448,6 +2566,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		c[cpu].rt_throttled = rq->leap.rt_throttled;
 		c[cpu].frontier = rq->leap.frontier;
 		deferred += READ_ONCE(rq->leap.ttwu_defers);
+		unlocked += rq->leap.unlocked_switches;
 #ifdef CONFIG_SMP
 		c[cpu].util = cpu_util_rt(rq);
 #endif
@@ -2469,6 +2588,12 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		   rebases);
 	/* Synchronous wakeups left for the waker's schedule (leap_ttwu_defer()). */
 	seq_printf(m, "sync_deferred: %lu\n", deferred);
+	/*
+	 * Context switches made without the lock (leap_switch_unlock()), and
+	 * picks that skipped a task still switching out (leap_switching_out()).
+	 */
+	seq_printf(m, "switches_unlocked: %lu\nswitch_passes: %lu\n", unlocked,
+		   passes);
 	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled iso_permille iso_refractory pinned frontier_us\n");
 	for_each_online_cpu(cpu)
 		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d %12llu %14d %6u %11lld\n",

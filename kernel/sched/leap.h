@@ -148,6 +148,16 @@ struct task_struct;
  *		(leap_frontier_avg()) over the first pick after each busy
  *		renewal, while tasks wait for CPUs; group spans follow
  *		from it
+ * @switch_unlocked: this CPU let go of the lock before its context switch
+ *		(leap_switch_unlock()); finish_task_switch() does not unlock.
+ *		Written and read by this CPU only, with interrupts off
+ * @unlocked_switches: context switches made so since boot; incremented
+ *		under the lock, summed by debugfs under it
+ * @passed_over: a pick on another CPU skipped this CPU's previous task,
+ *		queued but still switching out here (leap_switching_out()):
+ *		finish_task_switch() finds a CPU for it (leap_switch_finish()).
+ *		Set under the lock, read and cleared by this CPU after its
+ *		switch, ordered by full barriers on both sides
  */
 struct leap_rq {
 	struct task_struct	*curr;
@@ -175,6 +185,9 @@ struct leap_rq {
 	bool			saved_curr;
 	struct skiplist		pinned;
 	s64			frontier;
+	bool			switch_unlocked;
+	bool			passed_over;
+	unsigned long		unlocked_switches;
 };
 
 extern const u16 leap_prio_ratios[NICE_WIDTH];
@@ -773,6 +786,9 @@ bool leap_rq_has_work(struct rq *rq);
 bool leap_needs_tick(struct rq *rq);
 bool leap_ttwu_defer(struct task_struct *p, int cpu, int wake_flags);
 struct task_struct *leap_ttwu_take(struct rq *rq, bool tick, int *wake_flags);
+bool leap_switch_may_unlock(struct rq *rq);
+void leap_switch_unlock(struct rq *rq);
+bool leap_switch_finish(struct rq *rq, struct task_struct *prev);
 
 #ifdef CONFIG_CGROUP_SCHED
 struct task_group;
@@ -823,6 +839,10 @@ static inline bool leap_ttwu_defer(struct task_struct *p, int cpu,
 				   int wake_flags) { return false; }
 static inline struct task_struct *leap_ttwu_take(struct rq *rq, bool tick,
 						 int *wake_flags) { return NULL; }
+static inline bool leap_switch_may_unlock(struct rq *rq) { return false; }
+static inline void leap_switch_unlock(struct rq *rq) { }
+static inline bool leap_switch_finish(struct rq *rq,
+				      struct task_struct *prev) { return false; }
 
 #endif /* CONFIG_SCHED_LEAP */
 #endif /* _KERNEL_SCHED_LEAP_H */

@@ -1247,6 +1247,30 @@ TEST_F_TIMEOUT(leap, sync_wakeup_takes_no_lock, 60)
 }
 
 /*
+ * A context switch lets go of the one lock before it switches stacks,
+ * not after (leap_switch_unlock()), so that other CPUs' wakeups and
+ * picks do not wait for it; debugfs counts such switches
+ * (switches_unlocked). One pair's 2000 round trips are at least 2000
+ * context switches, each with no balance callback queued: at least
+ * that many must have let go early. Before the change the count was
+ * absent; with the lock held to finish_task_switch() it would not grow.
+ */
+TEST_F_TIMEOUT(leap, context_switch_lets_go_of_the_lock, 60)
+{
+	long before, after;
+	int moved = 0;
+
+	before = leap_debug("switches_unlocked");
+	ASSERT_LE(0, before)
+		TH_LOG("no switches_unlocked in " DEBUGFS_LEAP);
+	pong_apart(_metadata, 1, &moved);
+	after = leap_debug("switches_unlocked");
+	TH_LOG("%ld context switches without the lock in %d round trips",
+	       after - before, PONG_ROUNDS);
+	EXPECT_LE(PONG_ROUNDS, after - before);
+}
+
+/*
  * Two such pairs at once, on two CPUs or more: each pair keeps a CPU,
  * as the one pair does. While one pair's reader is held for its
  * writer's CPU it is queued, and the other pair's wakeup must not take
