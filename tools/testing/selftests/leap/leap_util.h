@@ -344,11 +344,47 @@ static inline int hog_finish(struct hog *h)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-/* Run n hogs together; returns 0 when every hog ran and reported. */
-static inline int hogs_run(struct hog *h, int n)
+/*
+ * The longest vCPU stall on @cpu until @end: a FIFO child there sleeps
+ * HOG_WATCH_STEP at a time and writes to @fd the most a sleep overran.
+ * Under TCG the host may stop a vCPU for tens of ms; the guest charges
+ * the stop as CPU time to a task that runs around it (not always to the
+ * one it interrupted: sched_clock's jump over a tick is taken at the
+ * next one), so a hog's own clocks cannot tell a stall from its turn.
+ */
+#define HOG_WATCH_STEP	0.005
+
+static inline pid_t stall_watch(int cpu, double end, int fd)
+{
+	struct sched_param sp = { .sched_priority = 60 };
+	struct timespec ts = { 0, HOG_WATCH_STEP * 1e9 };
+	double t, want, late = 0;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (pin_to(0, cpu) || sched_setscheduler(0, SCHED_FIFO, &sp))
+		late = -1;
+	for (t = now_s(CLOCK_MONOTONIC); late >= 0 && t < end; ) {
+		want = t + HOG_WATCH_STEP;
+		nanosleep(&ts, NULL);
+		t = now_s(CLOCK_MONOTONIC);
+		if (t - want > late)
+			late = t - want;
+	}
+	_exit(write(fd, &late, sizeof(late)) != sizeof(late));
+}
+
+/*
+ * Run n hogs together; returns 0 when every hog ran and reported. When
+ * the first hog is pinned, *@stall is the longest vCPU stall on its CPU
+ * meanwhile (stall_watch()), else 0.
+ */
+static inline int hogs_run_once(struct hog *h, int n, double *stall)
 {
 	double end, ends[64], secs = 0;
-	int go[2], i, bad = 0;
+	int go[2], w[2] = { -1, -1 }, i, bad = 0;
+	pid_t watcher = -1;
 
 	if (n > 64)
 		return -1;
@@ -369,13 +405,69 @@ static inline int hogs_run(struct hog *h, int n)
 	 */
 	for (i = 0; i < n; i++)
 		ends[i] = end;
+	*stall = 0;
+	if (h[0].cpu >= 0) {
+		if (pipe(w))
+			return -1;
+		watcher = stall_watch(h[0].cpu, end, w[1]);
+		if (watcher < 0)
+			return -1;
+	}
 	if (write(go[1], ends, n * sizeof(end)) != (ssize_t)(n * sizeof(end)))
 		return -1;
 	for (i = 0; i < n; i++)
 		bad |= hog_finish(&h[i]);
+	if (watcher > 0) {
+		if (read(w[0], stall, sizeof(*stall)) != sizeof(*stall) ||
+		    *stall < 0)
+			bad = -1;
+		waitpid(watcher, NULL, 0);
+		close(w[0]);
+		close(w[1]);
+	}
 	close(go[0]);
 	close(go[1]);
 	return bad;
+}
+
+/*
+ * Run n hogs together, as hogs_run_once(), and again while a vCPU stall
+ * of over HOG_STALL_MAX hit their CPU, HOG_RUNS runs at most; the hogs
+ * keep the results of the run with the shortest stall. The stall is
+ * charged to a hog as CPU time and skews a share by its length. On a
+ * busy host, in CI, two nice-0 hogs on one CPU split 63:37 and a
+ * SCHED_IDLE hog got 46 ms beside a nice-0 one; a guest whose QEMU was
+ * stopped 100 ms a second (SIGSTOP) gave 63:37 and 41-201 ms. Many short
+ * stalls (the host's own time slices) are charged in proportion to CPU
+ * time and do not skew a share: a run is repeated for a long one only.
+ */
+#define HOG_STALL_MAX	0.02
+#define HOG_RUNS	3
+
+static inline int hogs_run(struct hog *h, int n)
+{
+	double stall, least = 1e9;
+	struct hog best[64];
+	int run, bad;
+
+	if (n > 64)
+		return -1;
+	for (run = 0; run < HOG_RUNS; run++) {
+		bad = hogs_run_once(h, n, &stall);
+		if (bad)
+			return bad;
+		if (stall < least) {
+			least = stall;
+			memcpy(best, h, n * sizeof(*h));
+		}
+		if (stall <= HOG_STALL_MAX)
+			break;
+		printf("# a vCPU stall of %.0f ms hit the hogs' CPU in run %d of %d\n",
+		       1000 * stall, run + 1, HOG_RUNS);
+		fflush(stdout);
+	}
+	memcpy(h, best, n * sizeof(*h));
+	return 0;
 }
 
 #endif /* LEAP_UTIL_H */
