@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the LEAP conformance tests: raw sched_setattr(),
- * CPU hogs whose CPU time is measured against each other, and the
- * detection of a LEAP kernel. Every behaviour check compares tasks with
- * each other (CPU-time shares, orderings), never with the wall clock, so
- * that it holds under QEMU's software emulation as on real hardware.
+ * CPU hogs whose CPU time is measured against each other (a run a
+ * vCPU stall hit is repeated), and the detection of a LEAP kernel.
+ * Every behaviour check compares tasks with each other (CPU-time
+ * shares, orderings), never with the wall clock, so that it holds
+ * under QEMU's software emulation as on real hardware.
  */
 #ifndef LEAP_UTIL_H
 #define LEAP_UTIL_H
@@ -437,7 +438,7 @@ static inline int hogs_run_once(struct hog *h, int n, double *stall)
  * charged to a hog as CPU time and skews a share by its length. On a
  * busy host, in CI, two nice-0 hogs on one CPU split 63:37 and a
  * SCHED_IDLE hog got 46 ms beside a nice-0 one; a guest whose QEMU was
- * stopped 100 ms a second (SIGSTOP) gave 63:37 and 41-201 ms. Many short
+ * stopped 100 ms a second (SIGSTOP) gave 63:37 and 41-252 ms. Many short
  * stalls (the host's own time slices) are charged in proportion to CPU
  * time and do not skew a share: a run is repeated for a long one only.
  */
