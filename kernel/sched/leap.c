@@ -45,7 +45,10 @@
  *    CPU instead of waking an idle one for every message. Such a
  *    wakeup takes no lock: the wakee waits in a slot of its CPU
  *    (leap_ttwu_defer()) for the waker's schedule(), which holds the
- *    lock anyway and queues it, or for the CPU's second tick.
+ *    lock anyway and queues it, or for the CPU's second tick. A wakeup
+ *    without WF_SYNC (a futex's) is held so too if the wakee last ran
+ *    there, the waker's runs are short, and no other CPU is idle
+ *    (leap_pair_here()): two futex pairs on two CPUs keep theirs.
  *  - light wakeup: a NORMAL (or refractory ISO) task that wakes while
  *    its average run between sleeps, against its average sleep, is no
  *    more than its nice-weighted share of the CPUs it may use
@@ -791,6 +794,30 @@ static bool leap_sync_wakee_ok(struct task_struct *p, int cpu)
 }
 
 /*
+ * Is a wakeup without WF_SYNC (a futex's) of @p, by the task running on
+ * @cpu, one of a pair that takes turns on @cpu? @p last ran here, its
+ * waker's runs between sleeps are short (it blocks soon, as a
+ * synchronous waker says it will), and no other CPU @p may use is idle:
+ * then @p waits for its waker here, on a warm cache, as a synchronous
+ * wakee does, instead of taking another pair's CPU when that pair's task
+ * blocks (two futex pairs on two CPUs moved a task at most wakeups). A
+ * waker that does not block holds it at most two ticks; an idle CPU is
+ * woken for it as before. O(1), and O(CPUs) for the idle scan.
+ */
+static bool leap_pair_here(struct task_struct *p, int cpu)
+{
+	int other;
+
+	if (task_cpu(p) != cpu || current->leap.burst >= LEAP_WAKEUP_GRAN_NS ||
+	    current->leap.awake >= LEAP_WAKEUP_GRAN_NS)
+		return false;
+	for_each_cpu_and(other, p->cpus_ptr, cpu_active_mask)
+		if (other != cpu && available_idle_cpu(other))
+			return false;
+	return true;
+}
+
+/*
  * A synchronous wakeup (a pipe or socket write: WF_SYNC) by a task that
  * runs alone on its CPU, in task context, says that the waker is about
  * to block: the wakee runs best here, next, on a warm cache, and an idle
@@ -807,7 +834,9 @@ static bool leap_sync_here(struct task_struct *p, int cpu, int wake_flags)
 {
 	struct rq *rq = cpu_rq(cpu);
 
-	return (wake_flags & WF_SYNC) && in_task() &&
+	if (!(wake_flags & WF_SYNC) && !leap_pair_here(p, cpu))
+		return false;
+	return in_task() &&
 	       !(current->flags & PF_EXITING) &&
 	       current->sched_class == &leap_sched_class &&
 	       rq->curr == current && rq->nr_running == 1 &&
