@@ -828,7 +828,9 @@ static bool leap_pair_here(struct task_struct *p, int cpu)
  * would reorder the queue (in pipe and socket storms that cost up to
  * 9 % of their time, as measured in sched-leap.rst). Only NORMAL, BATCH
  * and IDLE wakers and wakees: realtime and ISO ones keep their prompt
- * placement. Hints read without the lock (select_task_rq_leap()).
+ * placement. A wakeup without WF_SYNC qualifies too when it looks like
+ * a pair's turn (leap_pair_here()). Hints read without the lock
+ * (select_task_rq_leap()).
  */
 static bool leap_sync_here(struct task_struct *p, int cpu, int wake_flags)
 {
