@@ -836,8 +836,7 @@ static bool leap_sync_here(struct task_struct *p, int cpu, int wake_flags)
 {
 	struct rq *rq = cpu_rq(cpu);
 
-	if (!(wake_flags & WF_SYNC) && !leap_pair_here(p, cpu))
-		return false;
+	/* The pair's test, with its scan of CPUs, only once the rest hold. */
 	return in_task() &&
 	       !(current->flags & PF_EXITING) &&
 	       current->sched_class == &leap_sched_class &&
@@ -845,7 +844,8 @@ static bool leap_sync_here(struct task_struct *p, int cpu, int wake_flags)
 	       !rq->leap.ttwu_task && leap_only_held_queued(cpu) &&
 	       skiplist_empty(&rq->leap.pinned) &&
 	       !leap_rt(current) && current->policy != SCHED_ISO &&
-	       cpu_active(cpu) && leap_sync_wakee_ok(p, cpu);
+	       cpu_active(cpu) && leap_sync_wakee_ok(p, cpu) &&
+	       ((wake_flags & WF_SYNC) || leap_pair_here(p, cpu));
 }
 
 /**
