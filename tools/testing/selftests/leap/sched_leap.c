@@ -1197,8 +1197,8 @@ static void pong_side(int in, int out, int first, int fd, uint32_t *word)
  * pairs; and in *@moved, the number of rounds in which a side ran on
  * another CPU than in its round before.
  */
-static int pong_apart_by(struct __test_metadata *_metadata, int pairs,
-			 int *moved, bool futex)
+static int pong_apart(struct __test_metadata *_metadata, int pairs,
+		      int *moved, bool futex)
 {
 	unsigned char cpu[2][PONG_ROUNDS];
 	int ab[2], ba[2], res[4][2], i, k, apart = 0, status;
@@ -1247,12 +1247,6 @@ static int pong_apart_by(struct __test_metadata *_metadata, int pairs,
 	return apart;
 }
 
-static int pong_apart(struct __test_metadata *_metadata, int pairs,
-		      int *moved)
-{
-	return pong_apart_by(_metadata, pairs, moved, false);
-}
-
 /*
  * A pipe's write wakes its reader synchronously (WF_SYNC): the writer
  * is about to block. Woken so by the only task of its CPU, the reader
@@ -1269,7 +1263,7 @@ TEST_F_TIMEOUT(leap, sync_wakeup_pair_shares_a_cpu, 60)
 
 	if (online_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	apart = pong_apart(_metadata, 1, &moved);
+	apart = pong_apart(_metadata, 1, &moved, false);
 	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart, PONG_ROUNDS,
 	       moved);
 	EXPECT_LT(apart * 4, PONG_ROUNDS);
@@ -1295,7 +1289,7 @@ TEST_F_TIMEOUT(leap, sync_wakeup_takes_no_lock, 60)
 	before = leap_debug("sync_deferred");
 	ASSERT_LE(0, before)
 		TH_LOG("no sync_deferred in " DEBUGFS_LEAP);
-	pong_apart(_metadata, 1, &moved);
+	pong_apart(_metadata, 1, &moved, false);
 	after = leap_debug("sync_deferred");
 	TH_LOG("%ld of %d wakeups deferred", after - before, 2 * PONG_ROUNDS);
 	EXPECT_LE(2 * PONG_ROUNDS / 4, after - before);
@@ -1318,7 +1312,7 @@ TEST_F_TIMEOUT(leap, context_switch_lets_go_of_the_lock, 60)
 	before = leap_debug("switches_unlocked");
 	ASSERT_LE(0, before)
 		TH_LOG("no switches_unlocked in " DEBUGFS_LEAP);
-	pong_apart(_metadata, 1, &moved);
+	pong_apart(_metadata, 1, &moved, false);
 	after = leap_debug("switches_unlocked");
 	TH_LOG("%ld context switches without the lock in %d round trips",
 	       after - before, PONG_ROUNDS);
@@ -1342,7 +1336,7 @@ TEST_F_TIMEOUT(leap, sync_wakeup_two_pairs_keep_their_cpus, 60)
 
 	if (online_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	apart = pong_apart(_metadata, 2, &moved);
+	apart = pong_apart(_metadata, 2, &moved, false);
 	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart,
 	       2 * PONG_ROUNDS, moved);
 	EXPECT_LT(moved * 12, 4 * PONG_ROUNDS);
@@ -1371,7 +1365,7 @@ TEST_F_TIMEOUT(leap, futex_wakeup_two_pairs_keep_their_cpus, 60)
 	CPU_SET(nth_cpu(0), &two);
 	CPU_SET(nth_cpu(1), &two);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(two), &two));
-	apart = pong_apart_by(_metadata, 2, &moved, true);
+	apart = pong_apart(_metadata, 2, &moved, true);
 	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart,
 	       2 * PONG_ROUNDS, moved);
 	EXPECT_LT(moved * 12, 4 * PONG_ROUNDS);
