@@ -188,9 +188,10 @@ def tw(name, val):
         fh.write(val)
 
 
-def setup():
-    """Trace the five events into an empty 8 MiB-a-CPU buffer, tracing
-    still off (on(True) starts it). Raises NoTrace without tracefs."""
+def setup(events=EVENTS, filters=FILTERS, kb=8192):
+    """Trace @events (the five above unless told), with @filters, into an
+    empty @kb-KiB-a-CPU buffer, tracing still off (on(True) starts it).
+    Raises NoTrace without tracefs."""
     if not os.path.exists(os.path.join(TRACEFS, "trace")):
         subprocess.run(["mount", "-t", "tracefs", "nodev", TRACEFS], check=False,
                        stderr=subprocess.DEVNULL)
@@ -199,11 +200,11 @@ def setup():
                       "(the perf and debug flavours have it), run as root")
     tw("tracing_on", "0")
     tw("set_event", "")
-    tw("buffer_size_kb", "8192")
+    tw("buffer_size_kb", str(kb))
     tw("trace", "")
-    for e in EVENTS:
-        if e in FILTERS:
-            tw(f"events/{e}/filter", FILTERS[e])
+    for e in events:
+        if e in filters:
+            tw(f"events/{e}/filter", filters[e])
         tw(f"events/{e}/enable", "1")
 
 
@@ -218,12 +219,12 @@ def read():
     return lines, any("LOST" in x for x in lines[:200])
 
 
-def teardown():
+def teardown(events=EVENTS, filters=FILTERS):
     """Tracing off, the events and their filters as before setup()."""
     on(False)
-    for e in EVENTS:
+    for e in events:
         tw(f"events/{e}/enable", "0")
-        if e in FILTERS:
+        if e in filters:
             tw(f"events/{e}/filter", "0")
     tw("trace", "")
 
