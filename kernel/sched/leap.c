@@ -46,9 +46,12 @@
  *    wakeup takes no lock: the wakee waits in a slot of its CPU
  *    (leap_ttwu_defer()) for the waker's schedule(), which holds the
  *    lock anyway and queues it, or for the CPU's second tick. A wakeup
- *    without WF_SYNC (a futex's) is held so too if the wakee last ran
- *    there, the waker's runs are short, and no other CPU is idle
- *    (leap_pair_here()): two futex pairs on two CPUs keep theirs.
+ *    without WF_SYNC (a futex's) is held so too if the waker's runs are
+ *    short and the wakee either last woke its waker (the two take
+ *    turns) or last ran there with no other CPU idle (leap_pair_here()):
+ *    a futex pair shares a CPU, and two pairs on two CPUs keep theirs.
+ *    A CPU whose waker ran on past a hold holds a turn-taking wakee
+ *    beside an idle CPU again only LEAP_PAIR_BACKOFF_MS later.
  *  - light wakeup: a NORMAL (or refractory ISO) task that wakes while
  *    its average run between sleeps, against its average sleep, is no
  *    more than its nice-weighted share of the CPUs it may use
@@ -795,26 +798,52 @@ static bool leap_sync_wakee_ok(struct task_struct *p, int cpu)
 
 /*
  * Is a wakeup without WF_SYNC (a futex's) of @p, by the task running on
- * @cpu, one of a pair that takes turns on @cpu? @p last ran here, its
- * waker's runs between sleeps are short (it blocks soon, as a
- * synchronous waker says it will), and no other CPU @p may use is idle:
- * then @p waits for its waker here, on a warm cache, as a synchronous
- * wakee does, instead of taking another pair's CPU when that pair's task
- * blocks (two futex pairs on two CPUs moved a task at most wakeups). A
- * waker that does not block holds it at most two ticks; an idle CPU is
- * woken for it as before. O(1), and O(CPUs) for the idle scan.
+ * @cpu, one of a pair that takes turns on @cpu? The waker's runs between
+ * sleeps are short (it blocks soon, as a synchronous waker says it
+ * will), and either @p's own last wakeup was of its waker (the two take
+ * turns: a futex ping-pong, a handoff through a condition variable) or
+ * @p last ran here and no other CPU @p may use is idle. Then @p waits
+ * for its waker here, on a warm cache, as a synchronous wakee does: a
+ * pair shares one CPU instead of sending every turn to an idle one (an
+ * IPI and an idle exit a turn), and two pairs on two CPUs keep theirs
+ * instead of each taking the other's CPU when that pair's task blocks.
+ * A waker that does not block holds it at most two ticks; after that
+ * its CPU holds a wakee beside an idle CPU again only once
+ * LEAP_PAIR_BACKOFF_MS have passed (leap_pair_backoff()), so a waker
+ * that wakes and works on (a mutex's unlock) keeps an idle CPU from its
+ * wakee for at most two ticks in that time. O(1), and O(CPUs) for the
+ * idle scan.
  */
 static bool leap_pair_here(struct task_struct *p, int cpu)
 {
 	int other;
 
-	if (task_cpu(p) != cpu || current->leap.burst >= LEAP_WAKEUP_GRAN_NS ||
+	if (current->leap.burst >= LEAP_WAKEUP_GRAN_NS ||
 	    current->leap.awake >= LEAP_WAKEUP_GRAN_NS)
+		return false;
+	if (READ_ONCE(p->last_wakee) == current &&
+	    time_after_eq64(get_jiffies_64(),
+			    READ_ONCE(cpu_rq(cpu)->leap.pair_retry)))
+		return true;
+	if (task_cpu(p) != cpu)
 		return false;
 	for_each_cpu_and(other, p->cpus_ptr, cpu_active_mask)
 		if (other != cpu && available_idle_cpu(other))
 			return false;
 	return true;
+}
+
+/*
+ * The waker running on @rq went on running past the hold of its wakee:
+ * @rq holds a wakee that takes turns with its waker only as any other,
+ * with no CPU idle, for LEAP_PAIR_BACKOFF_MS (leap_pair_here()). Called
+ * under the lock, from @rq's tick.
+ */
+static void leap_pair_backoff(struct rq *rq)
+{
+	WRITE_ONCE(rq->leap.pair_retry,
+		   get_jiffies_64() + msecs_to_jiffies(LEAP_PAIR_BACKOFF_MS));
+	rq->leap.pair_backoffs++;
 }
 
 /*
@@ -911,6 +940,8 @@ struct task_struct *leap_ttwu_take(struct rq *rq, bool tick, int *wake_flags)
 		rq->leap.ttwu_ticked = true;
 		return NULL;
 	}
+	if (tick)
+		leap_pair_backoff(rq);
 	rq->leap.ttwu_task = NULL;
 	*wake_flags = rq->leap.ttwu_flags;
 	/*
@@ -955,10 +986,12 @@ static void leap_sync_tick(struct rq *rq)
 {
 	if (!rq->leap.sync_wait)
 		return;
-	if (rq->leap.sync_ticked)
+	if (rq->leap.sync_ticked) {
+		leap_pair_backoff(rq);
 		leap_sync_release(rq);
-	else
+	} else {
 		rq->leap.sync_ticked = true;
+	}
 }
 
 /* Start @lr's ISO bucket that holds @now, clearing those skipped. */
@@ -2031,6 +2064,12 @@ static int select_task_rq_leap(struct task_struct *p, int prev_cpu, int wake_fla
 
 	if (wake_flags & WF_EXEC)
 		return prev_cpu;
+	/*
+	 * Whom a task woke last, as fair's record_wakee() keeps it: two that
+	 * wake each other take turns (leap_pair_here()).
+	 */
+	if ((wake_flags & WF_TTWU) && in_task() && current->last_wakee != p)
+		WRITE_ONCE(current->last_wakee, p);
 	/* Interrupts are off from here to the enqueue (try_to_wake_up()). */
 	cpu = smp_processor_id();
 	if (leap_sync_here(p, cpu, wake_flags)) {
@@ -2450,6 +2489,7 @@ void __init init_leap_rq(struct rq *rq)
 	rq->leap.iso_refractory = false;
 	INIT_LIST_HEAD(&rq->leap.iso_queued);
 	skiplist_init(&rq->leap.pinned);
+	rq->leap.pair_retry = 0;
 	rq->leap.frontier = 0;
 }
 
@@ -2537,7 +2577,8 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	struct leap_debug_cpu *c;
 	struct skiplist_node *node;
 	unsigned int count, level, n = 0, i, nr_groups, rebases;
-	unsigned long flags, deferred = 0, unlocked = 0, passes;
+	unsigned long flags, deferred = 0, unlocked = 0, backoffs = 0;
+	unsigned long passes;
 	u64 niffies, iso_used;
 	bool refractory;
 	int cpu;
@@ -2598,6 +2639,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		c[cpu].frontier = rq->leap.frontier;
 		deferred += READ_ONCE(rq->leap.ttwu_defers);
 		unlocked += rq->leap.unlocked_switches;
+		backoffs += rq->leap.pair_backoffs;
 #ifdef CONFIG_SMP
 		c[cpu].util = cpu_util_rt(rq);
 #endif
@@ -2625,6 +2667,8 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	 */
 	seq_printf(m, "switches_unlocked: %lu\nswitch_passes: %lu\n", unlocked,
 		   passes);
+	/* Wakers that went on running past a hold (leap_pair_backoff()). */
+	seq_printf(m, "pair_backoffs: %lu\n", backoffs);
 	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled iso_permille iso_refractory pinned frontier_us\n");
 	for_each_online_cpu(cpu)
 		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d %12llu %14d %6u %11lld\n",

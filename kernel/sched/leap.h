@@ -70,6 +70,14 @@ struct task_struct;
 #define LEAP_WAKEUP_GRAN_NS	NSEC_PER_MSEC
 
 /*
+ * A CPU whose waker went on running past the hold of a wakee that takes
+ * turns with it holds such wakees only as others (no CPU idle) for this
+ * long: a waker that does not block costs an idle CPU at most two ticks
+ * of this (leap_pair_here()).
+ */
+#define LEAP_PAIR_BACKOFF_MS	250
+
+/*
  * A SCHED_IDLE task picked while other work waits runs this long, not a
  * whole slice: enough to release a lock or handle a signal.
  */
@@ -158,6 +166,12 @@ struct task_struct;
  *		finish_task_switch() finds a CPU for it (leap_switch_finish()).
  *		Set under the lock, read and cleared by this CPU after its
  *		switch, ordered by full barriers on both sides
+ * @pair_retry:	jiffies_64 until which a wakee that takes turns with its
+ *		waker is held here only as leap_pair_here() holds any other:
+ *		set when a waker of this CPU went on running past its hold
+ *		(LEAP_PAIR_BACKOFF_MS). Written under the lock or by this
+ *		CPU with interrupts off, read by wakers here without it
+ * @pair_backoffs: times @pair_retry was set since boot (debugfs)
  */
 struct leap_rq {
 	struct task_struct	*curr;
@@ -188,6 +202,8 @@ struct leap_rq {
 	bool			switch_unlocked;
 	bool			passed_over;
 	unsigned long		unlocked_switches;
+	u64			pair_retry;
+	unsigned long		pair_backoffs;
 };
 
 extern const u16 leap_prio_ratios[NICE_WIDTH];
