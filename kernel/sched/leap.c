@@ -50,8 +50,9 @@
  *    short and the wakee either last woke its waker (the two take
  *    turns) or last ran there with no other CPU idle (leap_pair_here()):
  *    a futex pair shares a CPU, and two pairs on two CPUs keep theirs.
- *    A CPU whose waker ran on past a hold holds a turn-taking wakee
- *    beside an idle CPU again only LEAP_PAIR_BACKOFF_MS later.
+ *    A waker that ran on past two holds in a row has a turn-taking
+ *    wakee held beside an idle CPU again only LEAP_PAIR_BACKOFF_MS
+ *    later.
  *  - light wakeup: a NORMAL (or refractory ISO) task that wakes while
  *    its average run between sleeps, against its average sleep, is no
  *    more than its nice-weighted share of the CPUs it may use
@@ -807,12 +808,14 @@ static bool leap_sync_wakee_ok(struct task_struct *p, int cpu)
  * pair shares one CPU instead of sending every turn to an idle one (an
  * IPI and an idle exit a turn), and two pairs on two CPUs keep theirs
  * instead of each taking the other's CPU when that pair's task blocks.
- * A waker that does not block holds it at most two ticks; after that
- * its CPU holds a wakee beside an idle CPU again only once
- * LEAP_PAIR_BACKOFF_MS have passed (leap_pair_backoff()), so a waker
- * that wakes and works on (a mutex's unlock) keeps an idle CPU from its
- * wakee for at most two ticks in that time. O(1), and O(CPUs) for the
- * idle scan.
+ * A waker that does not block holds it at most two ticks; after
+ * LEAP_PAIR_STRIKES such holds in a row, its wakees are held beside an
+ * idle CPU again only once LEAP_PAIR_BACKOFF_MS have passed
+ * (leap_pair_backoff()), so a waker that wakes and works on (a mutex's
+ * unlock) keeps an idle CPU from its wakee for at most two ticks in that
+ * time, or twice that if a hold worked in between. The backoff is the
+ * waker's own: other tasks' holds on its CPU go on. O(1), and O(CPUs)
+ * for the idle scan.
  */
 static bool leap_pair_here(struct task_struct *p, int cpu)
 {
@@ -823,7 +826,7 @@ static bool leap_pair_here(struct task_struct *p, int cpu)
 		return false;
 	if (READ_ONCE(p->last_wakee) == current &&
 	    time_after_eq64(get_jiffies_64(),
-			    READ_ONCE(cpu_rq(cpu)->leap.pair_retry)))
+			    READ_ONCE(current->leap.pair_retry)))
 		return true;
 	if (task_cpu(p) != cpu)
 		return false;
@@ -834,14 +837,27 @@ static bool leap_pair_here(struct task_struct *p, int cpu)
 }
 
 /*
- * The waker running on @rq went on running past the hold of its wakee:
- * @rq holds a wakee that takes turns with its waker only as any other,
- * with no CPU idle, for LEAP_PAIR_BACKOFF_MS (leap_pair_here()). Called
- * under the lock, from @rq's tick.
+ * The waker running on @rq, its only task, went on running past the
+ * hold of its wakee. Its LEAP_PAIR_STRIKES-th such hold in a row, with
+ * none between that ended in its wakee's pick (pick_task_leap()), backs
+ * it off: a wakee that takes turns with it is then held only as any
+ * other, with no CPU idle, for LEAP_PAIR_BACKOFF_MS (leap_pair_here()).
+ * The count is not reset by the backoff, so a waker that never blocks
+ * backs off again at its first overrun after it. The waker's own, not
+ * its CPU's: a task that writes and then exits, or a pair that the
+ * emulator stalls once, stops no other pair on that CPU. Called under
+ * the lock, from @rq's tick.
  */
 static void leap_pair_backoff(struct rq *rq)
 {
-	WRITE_ONCE(rq->leap.pair_retry,
+	struct task_struct *waker = rq->curr;
+
+	rq->leap.pair_overruns++;
+	if (is_idle_task(waker) ||
+	    ++waker->leap.pair_strikes < LEAP_PAIR_STRIKES)
+		return;
+	waker->leap.pair_strikes = LEAP_PAIR_STRIKES;
+	WRITE_ONCE(waker->leap.pair_retry,
 		   get_jiffies_64() + msecs_to_jiffies(LEAP_PAIR_BACKOFF_MS));
 	rq->leap.pair_backoffs++;
 }
@@ -1942,9 +1958,14 @@ static struct task_struct *pick_task_leap(struct rq *rq)
 		next = leap_best_unthrottled(rq, &lp);
 	if (next)
 		leap_frontier_sample(rq, next);
-	/* Its synchronous wakee, if not next, goes to another CPU. */
+	/*
+	 * Its synchronous wakee, if not next, goes to another CPU; if next,
+	 * the hold worked (leap_pair_backoff()).
+	 */
 	if (rq->leap.sync_wait != next)
 		leap_sync_release(rq);
+	else if (next)
+		rq->curr->leap.pair_strikes = 0;
 	/* The running task stays: its rotation, if any, is done. */
 	if (next && next == rq->leap.curr)
 		rq->leap.renewed = false;
@@ -2489,7 +2510,6 @@ void __init init_leap_rq(struct rq *rq)
 	rq->leap.iso_refractory = false;
 	INIT_LIST_HEAD(&rq->leap.iso_queued);
 	skiplist_init(&rq->leap.pinned);
-	rq->leap.pair_retry = 0;
 	rq->leap.frontier = 0;
 }
 
@@ -2578,6 +2598,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	struct skiplist_node *node;
 	unsigned int count, level, n = 0, i, nr_groups, rebases;
 	unsigned long flags, deferred = 0, unlocked = 0, backoffs = 0;
+	unsigned long overruns = 0;
 	unsigned long passes;
 	u64 niffies, iso_used;
 	bool refractory;
@@ -2640,6 +2661,7 @@ static int leap_debug_show(struct seq_file *m, void *v)
 		deferred += READ_ONCE(rq->leap.ttwu_defers);
 		unlocked += rq->leap.unlocked_switches;
 		backoffs += rq->leap.pair_backoffs;
+		overruns += rq->leap.pair_overruns;
 #ifdef CONFIG_SMP
 		c[cpu].util = cpu_util_rt(rq);
 #endif
@@ -2667,8 +2689,12 @@ static int leap_debug_show(struct seq_file *m, void *v)
 	 */
 	seq_printf(m, "switches_unlocked: %lu\nswitch_passes: %lu\n", unlocked,
 		   passes);
-	/* Wakers that went on running past a hold (leap_pair_backoff()). */
-	seq_printf(m, "pair_backoffs: %lu\n", backoffs);
+	/*
+	 * Holds that a waker ran on past, and the backoffs they started
+	 * (leap_pair_backoff()).
+	 */
+	seq_printf(m, "pair_overruns: %lu\npair_backoffs: %lu\n", overruns,
+		   backoffs);
 	seq_puts(m, "\ncpu nr_running leap_nr_running curr curr_key sticky util rt_ms throttled iso_permille iso_refractory pinned frontier_us\n");
 	for_each_online_cpu(cpu)
 		seq_printf(m, "%3d %10d %15d %5d %20llu %6d %4lu %5llu %9d %12llu %14d %6u %11lld\n",

@@ -70,12 +70,17 @@ struct task_struct;
 #define LEAP_WAKEUP_GRAN_NS	NSEC_PER_MSEC
 
 /*
- * A CPU whose waker went on running past the hold of a wakee that takes
- * turns with it holds such wakees only as others (no CPU idle) for this
- * long: a waker that does not block costs an idle CPU at most two ticks
- * of this (leap_pair_here()).
+ * A waker that went on running past the holds of its wakees
+ * LEAP_PAIR_STRIKES times in a row, with no hold in between that ended
+ * in its wakee's pick, has a wakee that takes turns with it held only as
+ * others (no CPU idle) for LEAP_PAIR_BACKOFF_MS: a waker that does not
+ * block costs an idle CPU at most two ticks of it, and two holds of two
+ * ticks once a hold worked (leap_pair_here()). One overrun alone is no
+ * evidence: an emulated CPU that its host stops for a tick makes one out
+ * of a ping-pong round.
  */
 #define LEAP_PAIR_BACKOFF_MS	250
+#define LEAP_PAIR_STRIKES	2
 
 /*
  * A SCHED_IDLE task picked while other work waits runs this long, not a
@@ -166,12 +171,9 @@ struct task_struct;
  *		finish_task_switch() finds a CPU for it (leap_switch_finish()).
  *		Set under the lock, read and cleared by this CPU after its
  *		switch, ordered by full barriers on both sides
- * @pair_retry:	jiffies_64 until which a wakee that takes turns with its
- *		waker is held here only as leap_pair_here() holds any other:
- *		set when a waker of this CPU went on running past its hold
- *		(LEAP_PAIR_BACKOFF_MS). Written under the lock or by this
- *		CPU with interrupts off, read by wakers here without it
- * @pair_backoffs: times @pair_retry was set since boot (debugfs)
+ * @pair_overruns: holds released at this CPU's tick since boot
+ *		(leap_pair_backoff(); debugfs). Under the lock
+ * @pair_backoffs: backoffs of this CPU's wakers they started
  */
 struct leap_rq {
 	struct task_struct	*curr;
@@ -202,7 +204,7 @@ struct leap_rq {
 	bool			switch_unlocked;
 	bool			passed_over;
 	unsigned long		unlocked_switches;
-	u64			pair_retry;
+	unsigned long		pair_overruns;
 	unsigned long		pair_backoffs;
 };
 

@@ -67,6 +67,12 @@ struct task_group;
  *		no run list
  * @group_node:	on LEAP's list of the runnable tasks of groups other
  *		than the root (leap.c, leap_rebase())
+ * @pair_retry:	jiffies_64 until which a wakee that takes turns with this
+ *		task is held for its CPU only as any other (leap.c,
+ *		leap_pair_here()): it ran on past its wakees' holds. Written
+ *		by its CPU's tick under the lock, read by the task itself
+ * @pair_strikes: its holds released at the tick since one last ended in
+ *		its wakee's pick (leap.c, leap_pair_backoff())
  */
 struct sched_leap_entity {
 	struct skiplist_node	node ____cacheline_aligned;
@@ -95,6 +101,8 @@ struct sched_leap_entity {
 	struct task_group	*parked_on;
 	struct list_head	group_node;
 #endif
+	u64			pair_retry;
+	unsigned int		pair_strikes;
 };
 
 /**
@@ -133,6 +141,8 @@ static inline void init_leap_entity(struct sched_leap_entity *le)
 	le->parked_on = NULL;
 	INIT_LIST_HEAD(&le->group_node);
 #endif
+	le->pair_retry = 0;
+	le->pair_strikes = 0;
 }
 
 #endif /* CONFIG_SCHED_LEAP */
