@@ -1146,9 +1146,13 @@ TEST_F_TIMEOUT(leap, light_run_longer_than_a_slice_keeps_its_key, 90)
  * side hands the turn over and wakes the other (FUTEX_WAKE, no WF_SYNC),
  * and sleeps (FUTEX_WAIT) until it is back. Each side notes the CPU it
  * runs on once its turn came, and writes the PONG_ROUNDS CPUs (a byte
- * each) to @fd.
+ * each) to @fd. With @stall, the first side, in one round of @stall,
+ * spins PONG_STALL_S after it handed the turn over, past any hold of
+ * the other (two ticks are 2 to 8 ms), as an emulated CPU stopped by
+ * its host does.
  */
 #define PONG_ROUNDS	2000
+#define PONG_STALL_S	0.012
 
 static void pong_turn(uint32_t *word, int side)
 {
@@ -1162,7 +1166,8 @@ static void pong_give(uint32_t *word, int side)
 	syscall(SYS_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
-static void pong_side(int in, int out, int first, int fd, uint32_t *word)
+static void pong_side(int in, int out, int first, int fd, uint32_t *word,
+		      int stall)
 {
 	unsigned char cpu[PONG_ROUNDS];
 	char c = 'p';
@@ -1173,6 +1178,8 @@ static void pong_side(int in, int out, int first, int fd, uint32_t *word)
 		if (word) {
 			if (first)
 				pong_give(word, 0);
+			if (first && stall && i % stall == stall / 2)
+				spin_cpu(PONG_STALL_S);
 			pong_turn(word, !first);
 			cpu[i] = sched_getcpu();
 			if (!first)
@@ -1195,10 +1202,10 @@ static void pong_side(int in, int out, int first, int fd, uint32_t *word)
  * each, at once, through pipes or (@futex) futex words: the number of
  * rounds in which a pair's two sides ran on different CPUs, over all
  * pairs; and in *@moved, the number of rounds in which a side ran on
- * another CPU than in its round before.
+ * another CPU than in its round before. @stall as for pong_side().
  */
 static int pong_apart(struct __test_metadata *_metadata, int pairs,
-		      int *moved, bool futex)
+		      int *moved, bool futex, int stall)
 {
 	unsigned char cpu[2][PONG_ROUNDS];
 	int ab[2], ba[2], res[4][2], i, k, apart = 0, status;
@@ -1220,7 +1227,8 @@ static int pong_apart(struct __test_metadata *_metadata, int pairs,
 			if (pids[2 * k + i] == 0)
 				pong_side(i ? ab[0] : ba[0], i ? ba[1] : ab[1],
 					  !i, res[2 * k + i][1],
-					  futex ? &words[16 * k] : NULL);
+					  futex ? &words[16 * k] : NULL,
+					  stall);
 		}
 		close(ab[0]);
 		close(ab[1]);
@@ -1263,7 +1271,7 @@ TEST_F_TIMEOUT(leap, sync_wakeup_pair_shares_a_cpu, 60)
 
 	if (online_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	apart = pong_apart(_metadata, 1, &moved, false);
+	apart = pong_apart(_metadata, 1, &moved, false, 0);
 	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart, PONG_ROUNDS,
 	       moved);
 	EXPECT_LT(apart * 4, PONG_ROUNDS);
@@ -1289,7 +1297,7 @@ TEST_F_TIMEOUT(leap, sync_wakeup_takes_no_lock, 60)
 	before = leap_debug("sync_deferred");
 	ASSERT_LE(0, before)
 		TH_LOG("no sync_deferred in " DEBUGFS_LEAP);
-	pong_apart(_metadata, 1, &moved, false);
+	pong_apart(_metadata, 1, &moved, false, 0);
 	after = leap_debug("sync_deferred");
 	TH_LOG("%ld of %d wakeups deferred", after - before, 2 * PONG_ROUNDS);
 	EXPECT_LE(2 * PONG_ROUNDS / 4, after - before);
@@ -1312,7 +1320,7 @@ TEST_F_TIMEOUT(leap, context_switch_lets_go_of_the_lock, 60)
 	before = leap_debug("switches_unlocked");
 	ASSERT_LE(0, before)
 		TH_LOG("no switches_unlocked in " DEBUGFS_LEAP);
-	pong_apart(_metadata, 1, &moved, false);
+	pong_apart(_metadata, 1, &moved, false, 0);
 	after = leap_debug("switches_unlocked");
 	TH_LOG("%ld context switches without the lock in %d round trips",
 	       after - before, PONG_ROUNDS);
@@ -1336,7 +1344,7 @@ TEST_F_TIMEOUT(leap, sync_wakeup_two_pairs_keep_their_cpus, 60)
 
 	if (online_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	apart = pong_apart(_metadata, 2, &moved, false);
+	apart = pong_apart(_metadata, 2, &moved, false, 0);
 	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart,
 	       2 * PONG_ROUNDS, moved);
 	EXPECT_LT(moved * 12, 4 * PONG_ROUNDS);
@@ -1359,9 +1367,38 @@ TEST_F_TIMEOUT(leap, futex_wakeup_pair_shares_a_cpu, 60)
 
 	if (online_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	apart = pong_apart(_metadata, 1, &moved, true);
+	apart = pong_apart(_metadata, 1, &moved, true, 0);
 	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart, PONG_ROUNDS,
 	       moved);
+	EXPECT_LT(apart * 4, PONG_ROUNDS);
+}
+
+/*
+ * A waker of such a pair that runs on past a hold now and then (an
+ * emulated CPU that its host stops for a tick, a page fault) is no
+ * waker that works on: only LEAP_PAIR_STRIKES overruns in a row back it
+ * off (leap_pair_backoff()), a hold that worked in between clears the
+ * count, and the backoff is the waker's own, not its CPU's. The first
+ * side spins 12 ms after handing its turn over in one round of 250
+ * (8 times in 2000 rounds): the pair must still be on one CPU in three
+ * rounds of four. With one overrun backing its CPU off for 250 ms, the
+ * pair was apart in 719-933 of 2000 rounds (debug kernel, 2 CPUs);
+ * with the rule, 20-151.
+ */
+TEST_F_TIMEOUT(leap, futex_pair_shares_a_cpu_past_a_stall, 60)
+{
+	long o = leap_debug("pair_overruns"), b = leap_debug("pair_backoffs");
+	int apart, moved = 0;
+
+	if (online_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	apart = pong_apart(_metadata, 1, &moved, true, 250);
+	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart, PONG_ROUNDS,
+	       moved);
+	if (o >= 0)
+		TH_LOG("%ld holds overrun, %ld backoffs",
+		       leap_debug("pair_overruns") - o,
+		       leap_debug("pair_backoffs") - b);
 	EXPECT_LT(apart * 4, PONG_ROUNDS);
 }
 
@@ -1387,7 +1424,7 @@ TEST_F_TIMEOUT(leap, futex_wakeup_two_pairs_keep_their_cpus, 60)
 	CPU_SET(nth_cpu(0), &two);
 	CPU_SET(nth_cpu(1), &two);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(two), &two));
-	apart = pong_apart(_metadata, 2, &moved, true);
+	apart = pong_apart(_metadata, 2, &moved, true, 0);
 	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart,
 	       2 * PONG_ROUNDS, moved);
 	EXPECT_LT(moved * 12, 4 * PONG_ROUNDS);
@@ -1447,28 +1484,34 @@ TEST_F_TIMEOUT(leap, sync_wakee_of_a_busy_waker_runs_elsewhere, 60)
 /*
  * A futex waker may go on running after its wakeup, as a mutex's
  * unlocker does. The wakee, which last woke it, is held for its CPU
- * (above) but gets a CPU of its own at that CPU's second tick, and the
- * CPU then holds such wakees beside an idle CPU only after
- * LEAP_PAIR_BACKOFF_MS (leap_pair_backoff(), counted in debugfs as
- * pair_backoffs). The child wakes the parent, then waits; the parent,
- * alone on its CPU with another idle, sleeps briefly 40 times (its runs
- * must be short), wakes the child and spins a second, 5 times: the
- * child must run within 0.25 s each time (a tick is 1 to 4 ms; the rest
- * is room for the emulator), and at least one of the five holds must
- * have been released so. Held until the parent blocked, it
- * would wait the whole second; not held at all (before the rule), no
- * backoff is counted.
+ * (above) but gets a CPU of its own at that CPU's second tick (counted
+ * in debugfs as pair_overruns), and after LEAP_PAIR_STRIKES such holds
+ * in a row the waker's wakees are held beside an idle CPU only after
+ * LEAP_PAIR_BACKOFF_MS (leap_pair_backoff(), pair_backoffs). The child
+ * wakes the parent, then waits; the parent, alone on its CPU with
+ * another idle, sleeps briefly 40 times (its runs must be short), wakes
+ * the child and spins a second, 5 times: the child must run within
+ * 0.25 s each time (a tick is 1 to 4 ms; the rest is room for the
+ * emulator), at least one of the five holds must have been released so,
+ * and the parent, with no hold that worked between, must have been
+ * backed off. Held until the parent blocked, the child would wait the
+ * whole second; not held at all (before the rule), no overrun is
+ * counted; with a strike count that never reached the bound, no
+ * backoff.
  */
 TEST_F_TIMEOUT(leap, futex_wakee_of_a_busy_waker_runs_elsewhere, 60)
 {
-	long before, after;
+	long before, after, backoffs;
 	uint32_t *w;
 	int i, k, status;
 
 	if (online_cpus() < 2)
 		SKIP(return, "needs 2 CPUs");
-	before = leap_debug("pair_backoffs");
+	before = leap_debug("pair_overruns");
 	ASSERT_LE(0, before)
+		TH_LOG("no pair_overruns in " DEBUGFS_LEAP);
+	backoffs = leap_debug("pair_backoffs");
+	ASSERT_LE(0, backoffs)
 		TH_LOG("no pair_backoffs in " DEBUGFS_LEAP);
 	/* w[0]: the child woke the parent; w[1]: the parent woke the child. */
 	w = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
@@ -1513,9 +1556,12 @@ TEST_F_TIMEOUT(leap, futex_wakee_of_a_busy_waker_runs_elsewhere, 60)
 		EXPECT_LT(t[0] - t0, 0.25);
 	}
 	munmap(w, 4096);
-	after = leap_debug("pair_backoffs");
-	TH_LOG("%ld of 5 holds released at the tick", after - before);
+	after = leap_debug("pair_overruns");
+	backoffs = leap_debug("pair_backoffs") - backoffs;
+	TH_LOG("%ld of 5 holds released at the tick, %ld backoffs",
+	       after - before, backoffs);
 	EXPECT_LE(1, after - before);
+	EXPECT_LE(1, backoffs);
 }
 
 TEST_HARNESS_MAIN
