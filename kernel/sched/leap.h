@@ -173,7 +173,8 @@ struct task_struct;
  *		switch, ordered by full barriers on both sides
  * @pair_overruns: holds released at this CPU's tick since boot
  *		(leap_pair_backoff(); debugfs). Under the lock
- * @pair_backoffs: backoffs of this CPU's wakers they started
+ * @pair_backoffs: wakers backed off at this CPU's tick since boot
+ *		(leap_pair_backoff(); debugfs). Under the lock
  */
 struct leap_rq {
 	struct task_struct	*curr;
