@@ -1256,6 +1256,23 @@ static int pong_apart(struct __test_metadata *_metadata, int pairs,
 }
 
 /*
+ * One unpinned pair through pipes or (@futex) futex words, as for
+ * pong_apart(): on one CPU in at least three rounds of four.
+ */
+static void pair_shares_a_cpu(struct __test_metadata *_metadata, bool futex,
+			      int stall)
+{
+	int apart, moved = 0;
+
+	if (online_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	apart = pong_apart(_metadata, 1, &moved, futex, stall);
+	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart, PONG_ROUNDS,
+	       moved);
+	EXPECT_LT(apart * 4, PONG_ROUNDS);
+}
+
+/*
  * A pipe's write wakes its reader synchronously (WF_SYNC): the writer
  * is about to block. Woken so by the only task of its CPU, the reader
  * stays on that CPU (leap_sync_here()), and a ping-pong pair shares a
@@ -1267,14 +1284,7 @@ static int pong_apart(struct __test_metadata *_metadata, int pairs,
  */
 TEST_F_TIMEOUT(leap, sync_wakeup_pair_shares_a_cpu, 60)
 {
-	int apart, moved = 0;
-
-	if (online_cpus() < 2)
-		SKIP(return, "needs 2 CPUs");
-	apart = pong_apart(_metadata, 1, &moved, false, 0);
-	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart, PONG_ROUNDS,
-	       moved);
-	EXPECT_LT(apart * 4, PONG_ROUNDS);
+	pair_shares_a_cpu(_metadata, false, 0);
 }
 
 /*
@@ -1363,14 +1373,7 @@ TEST_F_TIMEOUT(leap, sync_wakeup_two_pairs_keep_their_cpus, 60)
  */
 TEST_F_TIMEOUT(leap, futex_wakeup_pair_shares_a_cpu, 60)
 {
-	int apart, moved = 0;
-
-	if (online_cpus() < 2)
-		SKIP(return, "needs 2 CPUs");
-	apart = pong_apart(_metadata, 1, &moved, true, 0);
-	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart, PONG_ROUNDS,
-	       moved);
-	EXPECT_LT(apart * 4, PONG_ROUNDS);
+	pair_shares_a_cpu(_metadata, true, 0);
 }
 
 /*
@@ -1388,18 +1391,12 @@ TEST_F_TIMEOUT(leap, futex_wakeup_pair_shares_a_cpu, 60)
 TEST_F_TIMEOUT(leap, futex_pair_shares_a_cpu_past_a_stall, 60)
 {
 	long o = leap_debug("pair_overruns"), b = leap_debug("pair_backoffs");
-	int apart, moved = 0;
 
-	if (online_cpus() < 2)
-		SKIP(return, "needs 2 CPUs");
-	apart = pong_apart(_metadata, 1, &moved, true, 250);
-	TH_LOG("%d of %d rounds on two CPUs, %d moves", apart, PONG_ROUNDS,
-	       moved);
+	pair_shares_a_cpu(_metadata, true, 250);
 	if (o >= 0)
 		TH_LOG("%ld holds overrun, %ld backoffs",
 		       leap_debug("pair_overruns") - o,
 		       leap_debug("pair_backoffs") - b);
-	EXPECT_LT(apart * 4, PONG_ROUNDS);
 }
 
 /*
