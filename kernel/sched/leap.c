@@ -1134,7 +1134,9 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * @p woke, or its slice renewed, at @now with @nr LEAP tasks runnable (it
  * included): if it uses no more than its share of the CPUs it may run on
  * (leap_light(), over the active CPUs in its affinity mask: a task pinned
- * to one CPU shares that one, however many there are; with its run since
+ * to one CPU of several shares it with the tasks accounted to it: as
+ * much as an unpinned task's share of all, when the others spread out;
+ * with its run since
  * it woke as its burst if that is longer), its deadline becomes the
  * start of its burst (@now less its run since it woke) -
  * leap_light_lead() plus the span of its burst (leap_run_span(), as a
@@ -1196,6 +1198,15 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 			return false;
 		}
 	}
+	/*
+	 * Allowed on one CPU of several, it competes with the tasks of that
+	 * CPU, not with all: the tasks that may run anywhere spread over
+	 * the CPUs, so its share of its CPU is an unpinned task's share of
+	 * all of them, and a crowd pinned beside it counts in full.
+	 */
+	if (ncpus == 1 && num_active_cpus() > 1 && leap_q.nr > 1)
+		gate = div_u64((u64)gate * task_rq(p)->leap.nr_running,
+			       leap_q.nr);
 	light = leap_light(burst, p->leap.sleep, max(gate, 1U), ncpus, prio);
 	/* A renewal comes at a tick, or with no light key: not by a task. */
 	by_task = !leap_woken_by_irq();

@@ -1139,6 +1139,94 @@ TEST_F_TIMEOUT(leap, light_run_longer_than_a_slice_keeps_its_key, 90)
 }
 
 /*
+ * In the caller's session: @hogs busy loops that may run anywhere, and a
+ * task pinned to @cpu that takes @work s of CPU after each @nap_ns
+ * sleep, for 2 s after 0.4 s. Return the pinned task's runs in the 2 s,
+ * and in *@ideal the runs it would have had with no wait at all (2 s
+ * over its nap plus its work).
+ */
+static long pinned_beside_hogs(int cpu, int hogs, double work, long nap_ns,
+			       long *ideal)
+{
+	struct timespec nap = { 0, nap_ns };
+	pid_t pids[64], me;
+	int res[2], i, status;
+	long n = -1;
+
+	*ideal = 2.0 / (nap_ns / 1e9 + work);
+	if (hogs > 63 || pipe(res))
+		return -1;
+	for (i = 0; i < hogs; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;)
+				;
+		}
+	}
+	me = fork();
+	if (me == 0) {
+		double warm = now_s(CLOCK_MONOTONIC) + 0.4, end = warm + 2.0;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pin_to(0, cpu))
+			_exit(1);
+		while (now_s(CLOCK_MONOTONIC) < warm) {
+			nanosleep(&nap, NULL);
+			spin_cpu(work);
+		}
+		n = 0;
+		while (now_s(CLOCK_MONOTONIC) < end) {
+			nanosleep(&nap, NULL);
+			spin_cpu(work);
+			n++;
+		}
+		_exit(write(res[1], &n, sizeof(n)) != sizeof(n));
+	}
+	if (me < 0 || read(res[0], &n, sizeof(n)) != sizeof(n))
+		n = -1;
+	if (me > 0)
+		waitpid(me, &status, 0);
+	stop(pids, hogs);
+	close(res[0]);
+	close(res[1]);
+	return n;
+}
+
+/*
+ * A task allowed on one CPU of several shares that CPU with the tasks
+ * accounted to it, not with every runnable task: unpinned tasks spread
+ * over all CPUs, so its share of its CPU is what an unpinned task's
+ * share of all of them is (leap_place_light()). Eight hogs allowed on
+ * the first two CPUs and a task pinned to the first that runs 1.4 ms
+ * after each 8 ms sleep (15 % of a CPU, against a share of its CPU of
+ * about a fifth): it is light, preempts a hog at each timer wakeup,
+ * and must get at least two thirds of the runs it would get alone.
+ * With its share taken as one CPU over all nine tasks (11 %) it was
+ * not light and waited for the hogs' deadlines at every wakeup: 124
+ * and 128 runs of 212 (perf kernel, 2 and 4 CPUs), 118-124 (debug
+ * kernel); with the rule 194-203 (both). (Hogs on all of 4 vCPUs
+ * would measure the host's two cores here, not the rule: 98 runs
+ * before, 109-123 after.)
+ */
+TEST_F_TIMEOUT(leap, pinned_light_task_shares_its_cpu_not_all, 60)
+{
+	long runs, ideal;
+	cpu_set_t two;
+
+	if (online_cpus() < 2)
+		SKIP(return, "needs 2 CPUs");
+	CPU_ZERO(&two);
+	CPU_SET(nth_cpu(0), &two);
+	CPU_SET(nth_cpu(1), &two);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(two), &two));
+	runs = pinned_beside_hogs(nth_cpu(0), 8, 0.0014, 8000000, &ideal);
+	TH_LOG("%ld runs of %ld without a wait", runs, ideal);
+	ASSERT_LT(0, runs);
+	EXPECT_LT(ideal * 2, runs * 3);
+}
+
+/*
  * One side of a ping-pong of PONG_ROUNDS rounds: the first side sends
  * and waits for the answer, the other waits and answers. Through pipes
  * (@word NULL: a byte written to @out, read from @in), or through the
