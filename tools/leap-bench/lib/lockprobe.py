@@ -10,7 +10,8 @@ enters the slow path and is not seen.
 
 With stacks, a stacktrace trigger on the entry probe records each
 waiter's kernel stack, and each stay names the function that took the
-lock: the first frame that is not the lock's own code or the probe's.
+lock: the first frame past the slow path that is not the lock's own
+code (the frames above the slow path are the probe's).
 
 Parsing is O(events). Needs CONFIG_KPROBE_EVENTS and tracefs, as root;
 stacks need CONFIG_STACKTRACE.
