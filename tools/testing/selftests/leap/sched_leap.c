@@ -1190,35 +1190,33 @@ static pid_t pinned_napper(int cpu, int policy, double work, long nap_ns,
 }
 
 /*
- * In the caller's session: @hogs busy loops that may run anywhere and
- * @crowd pinned to @rt_cpu, a SCHED_NORMAL task pinned to @cpu and, in
+ * In the caller's session: @hogs busy loops that may run anywhere, a
+ * SCHED_NORMAL task pinned to @cpu and, in
  * the same 2 s, a SCHED_FIFO one of the same pattern (@work s of CPU
  * after each @nap_ns sleep) pinned to @rt_cpu. Return the NORMAL task's
  * runs in the 2 s, and in *@rt_runs the FIFO task's: the runs that a
  * task picked at every wakeup had beside the same hogs on the same host
  * (-1: not measured).
  */
-static long pinned_beside_hogs(int cpu, int rt_cpu, int hogs, int crowd,
-			       double work, long nap_ns, long *rt_runs)
+static long pinned_beside_hogs(int cpu, int rt_cpu, int hogs, double work,
+			       long nap_ns, long *rt_runs)
 {
 	int res[2], rt_res[2], i, status;
 	pid_t pids[64], me, rt;
 	long n = -1;
 
 	*rt_runs = -1;
-	if (hogs + crowd > 64 || pipe(res))
+	if (hogs > 64 || pipe(res))
 		return -1;
 	if (pipe(rt_res)) {
 		close(res[0]);
 		close(res[1]);
 		return -1;
 	}
-	for (i = 0; i < hogs + crowd; i++) {
+	for (i = 0; i < hogs; i++) {
 		pids[i] = fork();
 		if (pids[i] == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (i >= hogs && pin_to(0, rt_cpu))
-				_exit(1);
 			for (;;)
 				;
 		}
@@ -1234,7 +1232,7 @@ static long pinned_beside_hogs(int cpu, int rt_cpu, int hogs, int crowd,
 		waitpid(me, &status, 0);
 	if (rt > 0)
 		waitpid(rt, &status, 0);
-	stop(pids, hogs + crowd);
+	stop(pids, hogs);
 	for (i = 0; i < 2; i++) {
 		close(res[i]);
 		close(rt_res[i]);
@@ -1268,8 +1266,8 @@ TEST_F_TIMEOUT(leap, pinned_light_task_shares_its_cpu_not_all, 60)
 
 	if (!on_first_two_cpus(_metadata))
 		return;
-	runs = pinned_beside_hogs(nth_cpu(0), nth_cpu(1), 8, 0, 0.0014,
-				  8000000, &rt_runs);
+	runs = pinned_beside_hogs(nth_cpu(0), nth_cpu(1), 8, 0.0014, 8000000,
+				  &rt_runs);
 	TH_LOG("%ld runs; the FIFO task of the same pattern: %ld", runs,
 	       rt_runs);
 	ASSERT_LT(0, runs);
