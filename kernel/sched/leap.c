@@ -92,7 +92,9 @@
  *    tasks keep their nice spans. While its group is over its share
  *    (leap_group_over()), a group task gets no light key, and one it
  *    holds lapses, at its wakeup or renewal or when a pick meets it
- *    (leap_light_lapse()), as does a deadline older than the lead.
+ *    (leap_light_lapse()), as does a deadline older than the lead; a
+ *    busy deadline that passed moves to the clock at its wakeup or
+ *    when a pick meets it, once until it runs (leap_dl_hold()).
  *    When the load falls, so that the frontier a group task's span took
  *    is more than twice what the load allows now, the runnable group
  *    tasks' deadlines are pulled back to their spans of now
@@ -1131,6 +1133,33 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
 }
 
 /*
+ * A busy deadline is a claim on the CPUs from when it was set; a task
+ * of a group over its share that holds one that passed (set before the
+ * group ran over, or kept across sleeps: a BFS deadline stays until its
+ * slice is used) has it moved to @now, the slice kept, so that it sorts
+ * after the light tasks and the deadlines that passed before it. Once
+ * until it runs (@dl_held): a pick does not keep moving it behind the
+ * clock. leap_dl_hold() returns true if it moved, leap_dl_may_hold()
+ * whether it would. O(1).
+ */
+static bool leap_dl_may_hold(struct task_struct *p, u64 now)
+{
+	return !p->leap.dl_held && !p->leap.light_key && !leap_rt(p) &&
+	       p->policy == SCHED_NORMAL && (s64)(p->leap.deadline - now) < 0;
+}
+
+static bool leap_dl_hold(struct task_struct *p, u64 now)
+{
+	if (!leap_dl_may_hold(p, now))
+		return false;
+	p->leap.deadline = now;
+	/* Its next pick's lateness says nothing of the CPU's frontier. */
+	p->leap.sample_ok = false;
+	p->leap.dl_held = true;
+	return true;
+}
+
+/*
  * @p woke, or its slice renewed, at @now with @nr LEAP tasks runnable (it
  * included): if it uses no more than its share of the CPUs it may run on
  * (leap_light(), over the active CPUs in its affinity mask: a task pinned
@@ -1150,14 +1179,16 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * wakeup time plus expected run, so that the shortest runs go first. A
  * busy task that light tasks kept waiting longer than the lead goes
  * first: together they cannot starve it. At a renewal only while its
- * run since it woke is less than a slice or twice its average burst,
- * whichever is longer (a frame thread's 8 ms burst outlasts a 6 ms
- * slice), and counted from at most a slice before @now, so that no
- * light key lies further back than a slice's worth. A task that
+ * run since it woke is less than a slice or LEAP_LIGHT_RUN_BURSTS times
+ * its average burst, whichever is longer (a frame thread's 8 ms burst
+ * outlasts a 6 ms slice), and counted from at most a slice before @now,
+ * so that no light key lies further back than a slice's worth. A task that
  * sleeps little or runs long is not light: its share, not its habits,
  * bounds what it gets; nor is a task of a group that uses more than the
  * group's share (leap_group_over()): its group's rate bounds it, and a
- * light key or a deadline older than the lead that it holds goes. NORMAL
+ * light key or a deadline older than the lead that it holds goes, and
+ * at a wakeup (@wake) a busy deadline that passed moves to @now
+ * (leap_dl_hold()). NORMAL
  * (and ISO, which runs as NORMAL when refractory) only: BATCH and IDLE
  * keep their rules. A task woken by a task that holds a light key but is
  * light no longer keeps one, with the whole span of its burst, while it
@@ -1165,7 +1196,7 @@ static void leap_renewed(struct task_struct *p, u64 now, bool busy)
  * (leap_rekey()). O(1), O(depth) for a task of a group. Return true if
  * @p is light: its deadline is then at most that key.
  */
-static bool leap_place_light(struct task_struct *p, u64 now)
+static bool leap_place_light(struct task_struct *p, u64 now, bool wake)
 {
 	u64 burst = max(p->leap.burst, p->leap.awake), key, lead, span, start;
 	unsigned int ncpus, nr = leap_runnable(), gate = nr;
@@ -1175,7 +1206,8 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 
 	if (leap_rt(p) || (p->policy != SCHED_NORMAL && p->policy != SCHED_ISO))
 		return false;
-	if (p->leap.awake >= max_t(u64, leap_slice_ns(p), 2 * p->leap.burst))
+	if (p->leap.awake >= max_t(u64, leap_slice_ns(p),
+				   LEAP_LIGHT_RUN_BURSTS * p->leap.burst))
 		return false;
 	ncpus = min_t(unsigned int, num_active_cpus(), p->nr_cpus_allowed);
 	/* A group task's share: its rate times a nice-0 root task's. */
@@ -1195,6 +1227,8 @@ static bool leap_place_light(struct task_struct *p, u64 now)
 			if (p->leap.light_key ||
 			    p->leap.deadline + lead < max(now, lead))
 				leap_renew(p, now);
+			else if (wake)
+				leap_dl_hold(p, now);
 			return false;
 		}
 	}
@@ -1273,7 +1307,7 @@ static bool leap_charge(struct rq *rq)
 		return false;
 	now = leap_clock(rq);
 	leap_renew(curr, now);
-	leap_renewed(curr, now, !leap_place_light(curr, now));
+	leap_renewed(curr, now, !leap_place_light(curr, now, false));
 	if (rq->leap.curr == curr) {
 		rq->leap.renewed = true;
 		WRITE_ONCE(rq->leap.curr_key, leap_task_key(curr));
@@ -1533,7 +1567,7 @@ static void enqueue_task_leap(struct rq *rq, struct task_struct *p, int flags)
 		leap_new_deadline(p, now);
 	leap_lift(p, now);
 	if (flags & ENQUEUE_WAKEUP)
-		light = leap_place_light(p, now);
+		light = leap_place_light(p, now, true);
 	/* Its CPU's ISO window, up to date before the key is taken. */
 	if (p->policy == SCHED_ISO)
 		leap_iso_check(rq, now);
@@ -1897,24 +1931,31 @@ static struct task_struct *leap_best(struct rq *rq, const struct leap_pick *lp)
  * group is over its share (another group or a task of the root woke
  * since), the claim lapses: a new slice and a busy deadline at its
  * group's rate, as leap_place_light() gives it at a wakeup, and it is
- * queued again at that key. Return true if it lapsed. The running task
- * is left to its next charge. O(depth), and O(log n) once a key lapses.
+ * queued again at that key. A busy deadline that passed lapses too, to
+ * the clock (leap_dl_hold()), once until the task runs. Return true if
+ * it lapsed. The running task is left to its next charge. O(depth), and
+ * O(log n) once a key lapses.
  */
 static bool leap_light_lapse(struct rq *rq, struct task_struct *p)
 {
 	unsigned int ncpus;
 	u64 now;
 
-	if (!p->leap.light_key || !leap_in_group(p) || p == rq->leap.curr ||
-	    !leap_queued(p))
+	if (!leap_in_group(p) || p == rq->leap.curr || !leap_queued(p))
+		return false;
+	now = leap_clock(rq);
+	if (!p->leap.light_key && !leap_dl_may_hold(p, now))
 		return false;
 	ncpus = min_t(unsigned int, num_active_cpus(), p->nr_cpus_allowed);
-	now = leap_clock(rq);
 	if (!leap_group_over(p, ncpus, now))
 		return false;
 	leap_unqueue(p);
-	leap_renew(p, now);
-	leap_renewed(p, now, true);
+	if (p->leap.light_key) {
+		leap_renew(p, now);
+		leap_renewed(p, now, true);
+	} else {
+		leap_dl_hold(p, now);
+	}
 	leap_insert(p, leap_task_key(p));
 	return true;
 }
@@ -2069,6 +2110,7 @@ static void set_next_task_leap(struct rq *rq, struct task_struct *p, bool first)
 	if (rq->curr->sched_class != &leap_sched_class)
 		leap_update_util(rq, leap_class_running(rq));
 	leap_unqueue(p);
+	p->leap.dl_held = false;
 	rq->leap.curr = p;
 	if (first || !rq->leap.saved_curr) {
 		rq->leap.renewed = false;

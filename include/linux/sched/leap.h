@@ -58,6 +58,9 @@ struct task_group;
  *		set since its last new deadline
  * @busy_dl:	while @light_key, the deadline the first light key of its
  *		slice replaced (kernel/sched/leap.h, leap_rekey())
+ * @dl_held:	its busy deadline, which had passed while its group was over
+ *		its share, was moved to the clock (leap.c, leap_dl_hold()):
+ *		not again until it runs
  * @tg:		the cgroup cpu group whose load it is counted in while
  *		runnable (kernel/sched/leap_group.c), or NULL
  * @weight:	what it adds to @tg's load
@@ -91,6 +94,7 @@ struct sched_leap_entity {
 	bool			sample_ok;
 	bool			late_set;
 	bool			light_key;
+	bool			dl_held;
 	u64			busy_dl;
 	s64			late;
 #ifdef CONFIG_CGROUP_SCHED
@@ -131,6 +135,7 @@ static inline void init_leap_entity(struct sched_leap_entity *le)
 	le->sample_ok = false;
 	le->late_set = false;
 	le->light_key = false;
+	le->dl_held = false;
 	le->busy_dl = 0;
 	le->late = 0;
 #ifdef CONFIG_CGROUP_SCHED
