@@ -983,9 +983,17 @@ static void lapse_waker(int cpu)
 }
 
 /*
- * A frame task, in a session of its own on @cpu: @work s of CPU after
- * each @nap_ns sleep, counted for 2 s after 0.4 s (once its averages
- * settled). Writes to @fd how often it was switched out involuntarily
+ * A task frame_beside() runs in a session of its own on @cpu: it takes
+ * @work s of CPU after each @nap_ns sleep (or a pattern built on them),
+ * writes to @fd how often it was switched out involuntarily and how
+ * many runs it counted, and exits.
+ */
+typedef void (*frame_fn)(int cpu, double work, long nap_ns, int fd);
+
+/*
+ * A frame task (a frame_fn), in a session of its own on @cpu: @work s
+ * of CPU after each @nap_ns sleep, counted for 2 s after 0.4 s (once its
+ * averages settled). Writes to @fd how often it was switched out involuntarily
  * meanwhile and its runs counted; exits.
  */
 static void frame_task(int cpu, double work, long nap_ns, int fd)
@@ -1018,13 +1026,13 @@ static void frame_task(int cpu, double work, long nap_ns, int fd)
 
 /*
  * On @cpu, each group a session: @wakers wakers (lapse_waker()) in one,
- * or a hog if @wakers is 0, and a frame task (frame_task()) in another,
- * @work s of CPU after each @nap_ns sleep. Return the frame task's runs
- * counted, and in *@preempted how often it was switched out
+ * or a hog if @wakers is 0, and @task (frame_task(), chained_task()) in
+ * another, @work s of CPU after each @nap_ns sleep. Return the task's
+ * runs counted, and in *@preempted how often it was switched out
  * involuntarily meanwhile.
  */
-static long frame_beside(int cpu, int wakers, double work, long nap_ns,
-			 long *preempted)
+static long frame_beside(int cpu, int wakers, frame_fn task, double work,
+			 long nap_ns, long *preempted)
 {
 	pid_t pids[2] = { -1, -1 };
 	long r[2] = { -1, -1 };
@@ -1051,7 +1059,7 @@ static long frame_beside(int cpu, int wakers, double work, long nap_ns,
 	}
 	pids[1] = fork();
 	if (pids[1] == 0)
-		frame_task(cpu, work, nap_ns, res[1]);
+		task(cpu, work, nap_ns, res[1]);
 	if (read(res[0], r, sizeof(r)) != sizeof(r))
 		r[1] = -1;
 	waitpid(pids[1], &status, 0);
@@ -1087,14 +1095,14 @@ static long frame_beside(int cpu, int wakers, double work, long nap_ns,
  * try does.
  */
 static void frame_tries(struct __test_metadata *_metadata, const char *what,
-			int cpu, int wakers, double work, long nap_ns,
-			long least, long part)
+			int cpu, int wakers, frame_fn task, double work,
+			long nap_ns, long least, long part)
 {
 	long n = 0, pre = -1;
 	int i;
 
 	for (i = 0; i < LAPSE_TRIES; i++) {
-		n = frame_beside(cpu, wakers, work, nap_ns, &pre);
+		n = frame_beside(cpu, wakers, task, work, nap_ns, &pre);
 		TH_LOG("%s, try %d: %ld runs, preempted %ld times",
 		       what, i + 1, n, pre);
 		ASSERT_LT(least, n);
@@ -1113,7 +1121,7 @@ TEST_F_TIMEOUT(leap, queued_light_keys_of_a_group_over_its_share_lapse, 60)
 	ASSERT_EQ(1, atoi(v))
 		TH_LOG("autogroup is off: the check needs a group a session");
 	frame_tries(_metadata, "frame task beside four wakers", nth_cpu(0),
-		    4, 0.003, 12000000, 50, 8);
+		    4, frame_task, 0.003, 12000000, 50, 8);
 }
 
 /*
@@ -1135,20 +1143,20 @@ TEST_F_TIMEOUT(leap, queued_light_keys_of_a_group_over_its_share_lapse, 60)
 TEST_F_TIMEOUT(leap, light_run_longer_than_a_slice_keeps_its_key, 90)
 {
 	frame_tries(_metadata, "10 ms runs every 40 ms beside a hog",
-		    nth_cpu(0), 0, 0.010, 30000000, 20, 2);
+		    nth_cpu(0), 0, frame_task, 0.010, 30000000, 20, 2);
 }
 
 /*
- * A chained-frame task, in a session of its own on @cpu: runs of 2 ms
- * after each 16 ms sleep, every fourth run 10 ms (a frame thread that
- * was kept past its next boundary and did two frames without sleeping),
- * counted for 2.4 s after 0.4 s. Writes to @fd how often it was
- * switched out involuntarily during its long runs, and how many long
- * runs it had; exits.
+ * A chained-frame task (a frame_fn), in a session of its own on @cpu:
+ * runs of @work s after each @nap_ns sleep, every fourth run five times
+ * as long (a frame thread that was kept past its next boundary and did
+ * two frames without sleeping), counted for 2.4 s after 0.4 s. Writes
+ * to @fd how often it was switched out involuntarily during its long
+ * runs, and how many long runs it had; exits.
  */
-static void chained_task(int cpu, int fd)
+static void chained_task(int cpu, double work, long nap_ns, int fd)
 {
-	struct timespec nap = { 0, 16000000 };
+	struct timespec nap = { 0, nap_ns };
 	long r[2] = { 0, 0 }, i, before;
 	double warm, end;
 	struct rusage ru;
@@ -1161,12 +1169,12 @@ static void chained_task(int cpu, int fd)
 	for (i = 0; now_s(CLOCK_MONOTONIC) < end; i++) {
 		nanosleep(&nap, NULL);
 		if (i % 4 != 3) {
-			spin_cpu(0.002);
+			spin_cpu(work);
 			continue;
 		}
 		getrusage(RUSAGE_SELF, &ru);
 		before = ru.ru_nivcsw;
-		spin_cpu(0.010);
+		spin_cpu(5 * work);
 		getrusage(RUSAGE_SELF, &ru);
 		if (now_s(CLOCK_MONOTONIC) < warm)
 			continue;
@@ -1188,42 +1196,14 @@ static void chained_task(int cpu, int fd)
  * its average burst 3.2 ms before a long run, so the long run's renewal
  * comes past twice the burst in more than half of them). It must be
  * switched out in fewer than a quarter of its long runs: with twice the
- * burst 18-19 of 29 in each of three tries, with four 2 of 30 (perf
+ * burst 16-19 of 29 in each of three tries, with four 1-2 of 29-30 (perf
  * kernels, 2 vCPUs). Best of LAPSE_TRIES runs, for the vCPU stalls the
  * guest charges as CPU time.
  */
 TEST_F_TIMEOUT(leap, light_run_of_chained_frames_keeps_its_key, 90)
 {
-	long r[2] = { -1, -1 };
-	pid_t pids[2] = { -1, -1 };
-	int res[2], i, status, cpu = nth_cpu(0);
-
-	ASSERT_EQ(0, pipe(res));
-	for (i = 0; i < LAPSE_TRIES; i++) {
-		pids[0] = fork();
-		if (pids[0] == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (setsid() < 0 || pin_to(0, cpu))
-				_exit(1);
-			for (;;)
-				;
-		}
-		pids[1] = fork();
-		if (pids[1] == 0)
-			chained_task(cpu, res[1]);
-		if (read(res[0], r, sizeof(r)) != sizeof(r))
-			r[1] = -1;
-		waitpid(pids[1], &status, 0);
-		stop(pids, 1);
-		TH_LOG("chained frames beside a hog, try %d: %ld long runs, preempted %ld times",
-		       i + 1, r[1], r[0]);
-		ASSERT_LT(20, r[1]);
-		if (r[0] * 4 < r[1])
-			break;
-	}
-	close(res[0]);
-	close(res[1]);
-	EXPECT_LT(r[0] * 4, r[1]);
+	frame_tries(_metadata, "chained frames beside a hog (long runs)",
+		    nth_cpu(0), 0, chained_task, 0.002, 16000000, 20, 4);
 }
 
 /*
