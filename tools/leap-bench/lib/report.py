@@ -322,7 +322,67 @@ def build(results, baseline=None, order=None):
                         x for q in qs for x in q)
     return {"schema": "leap-bench-report/1", "baseline": baseline, "labels": labels,
             "errors": errors, "like_with_like": like, "config_hashes": hashes, "bootstrap": {"resamples": B, "seed": SEED},
-            "runs": runs_meta, "warnings": warnings, "rows": rows, "_dists": dists}
+            "runs": runs_meta, "warnings": warnings, "rows": rows,
+            "policy_floor": policy_floor(by, labels, rng), "_dists": dists}
+
+
+# cyclictest's two policies under the same load: SCHED_FIFO at priority
+# 90 preempts every normal task at once, so its latency is the floor that
+# the timer, the wakeup and the switch set on that kernel and host; a
+# SCHED_OTHER thread can at best match it.
+FLOOR_PAIR = ("cyclictest-other", "cyclictest-fifo")
+FLOOR_METRICS = ("p50", "p99", "p99.9")
+FLOOR_OVER_US = 30000
+
+
+def _hist_over(r, wl, over):
+    """(wakeups, wakeups over @over us) of workload @wl in result @r,
+    summed over its samples' histograms (overflows count as over)."""
+    w = r["workloads"].get(wl)
+    if not w or w["status"] != "ok":
+        return 0, 0
+    n = big = 0
+    for x in w.get("raw", []):
+        h = {int(k): c for k, c in x.get("histogram", {}).items()}
+        ov = x.get("overflows", 0)
+        n += sum(h.values()) + ov
+        big += sum(c for k, c in h.items() if k > over) + ov
+    return n, big
+
+
+def policy_floor(by, labels, rng):
+    """Per kernel, cyclictest-other over cyclictest-fifo of the same boots
+    (ratio of medians with its interval, as the main table's) at p50,
+    p99 and p99.9, and the share of each policy's wakeups over
+    FLOOR_OVER_US; None when no kernel ran both."""
+    out = {}
+    for lab in labels:
+        other, fifo = FLOOR_PAIR
+        row = {"ratio": {}, "median": {}, "over": {}}
+        for m in FLOOR_METRICS:
+            runs = {}
+            for wl in FLOOR_PAIR:
+                runs[wl] = [r["workloads"][wl]["metrics"][m]["samples"] for r in by[lab]
+                            if r["workloads"].get(wl, {}).get("status") == "ok" and
+                            m in r["workloads"][wl]["metrics"] and
+                            r["workloads"][wl]["metrics"][m]["samples"]]
+            rc = ratio_ci(runs[other], runs[fifo], rng)
+            if rc is None:
+                continue
+            row["ratio"][m] = {"ratio": rc[0], "lo": rc[1], "hi": rc[2]}
+            row["median"][m] = {wl: float(np.median([x for rr in runs[wl] for x in rr]))
+                                for wl in FLOOR_PAIR}
+        if not row["ratio"]:
+            continue
+        for wl in FLOOR_PAIR:
+            n = big = 0
+            for r in by[lab]:
+                a, b = _hist_over(r, wl, FLOOR_OVER_US)
+                n, big = n + a, big + b
+            row["over"][wl] = {"wakeups": n, "over": big,
+                               "per_10k": 1e4 * big / n if n else None}
+        out[lab] = row
+    return {"over_us": FLOOR_OVER_US, "kernels": out} if out else None
 
 
 def fmt(x):
@@ -461,6 +521,7 @@ def markdown(rep, title, plots):
                      "intervals include 1.0. With one boot per half that interval holds only "
                      "the within-boot variance; the noise floor adds the boot-to-boot spread.")
         L.append("")
+    L += floor_table(rep)
     if plots:
         L.append("## Plots")
         L.append("")
@@ -468,6 +529,77 @@ def markdown(rep, title, plots):
             L.append(f"![{p}]({p})")
             L.append("")
     return "\n".join(L)
+
+
+def floor_table(rep):
+    """The markdown of policy_floor(), or nothing."""
+    pf = rep.get("policy_floor")
+    if not pf:
+        return []
+    other, fifo = FLOOR_PAIR
+    L = ["## SCHED_OTHER against the realtime floor", "",
+         f"Each kernel's {other} over its own {fifo} (the same boots and load): a "
+         "SCHED_FIFO thread preempts every normal task at once, so its latency is what "
+         "the timer, the wakeup and the switch cost on that kernel and host, and no "
+         "policy for SCHED_OTHER goes below it. A ratio near 1 leaves a SCHED_OTHER "
+         "policy nothing to win; against another kernel, compare the floors too. "
+         f"Wakeups over {pf['over_us'] / 1000:g} ms are counted from the histograms, "
+         "per 10000.", "",
+         "| kernel | metric | fifo median (us) | other median (us) | other/fifo [95% CI] |",
+         "|---|---|---|---|---|"]
+    for lab, row in pf["kernels"].items():
+        for m in FLOOR_METRICS:
+            rc = row["ratio"].get(m)
+            if rc:
+                L.append(f"| {lab} | {m} | {fmt(row['median'][m][fifo])} | "
+                         f"{fmt(row['median'][m][other])} | {fmt_ratio(rc)} |")
+        o, f = row["over"][other], row["over"][fifo]
+        L.append(f"| {lab} | over {pf['over_us'] / 1000:g} ms (per 10000) | "
+                 f"{fmt(f['per_10k'])} ({f['over']} of {f['wakeups']}) | "
+                 f"{fmt(o['per_10k'])} ({o['over']} of {o['wakeups']}) | - |")
+    L.append("")
+    return L
+
+
+def plot_floor(rep, path):
+    """policy_floor()'s ratios, a group of bars a kernel; False if none."""
+    pf = rep.get("policy_floor")
+    if not pf:
+        return False
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labs = list(pf["kernels"])
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    w = 0.8 / len(FLOOR_METRICS)
+    for j, m in enumerate(FLOOR_METRICS):
+        xs, ys, es = [], [], []
+        for i, lab in enumerate(labs):
+            rc = pf["kernels"][lab]["ratio"].get(m)
+            if rc:
+                xs.append(i - 0.4 + w * (j + 0.5))
+                ys.append(rc["ratio"])
+                es.append([rc["ratio"] - rc["lo"], rc["hi"] - rc["ratio"]])
+        if xs:
+            ax.bar(xs, ys, w * 0.9, color=COLORS[j % len(COLORS)], label=m)
+            ax.errorbar(xs, ys, yerr=np.array(es).T, fmt="none", ecolor="0.3", capsize=2, lw=1)
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.set_xticks(range(len(labs)))
+    ax.set_xticklabels(labs)
+    ax.set_yscale("log")
+    ticks = [t for t in (0.5, 0.8, 1, 1.25, 1.5, 2, 3, 5, 10, 20)
+             if ax.get_ylim()[0] <= t <= ax.get_ylim()[1]]
+    ax.set_yticks(ticks)
+    ax.set_yticklabels([f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.set_ylabel("cyclictest other / fifo\n(ratio of medians, 95% interval)", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.set_title("SCHED_OTHER latency over the same kernel's SCHED_FIFO floor")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
 
 
 # one colour a kernel, in every plot; no green or red: those mark verdicts
@@ -636,6 +768,8 @@ def write(rep, outdir, title):
     if plot_cdfs(rep, os.path.join(outdir, "latency-cdf.png")):
         plots.append("latency-cdf.png")
     plots += plot_families(rep, outdir)
+    if plot_floor(rep, os.path.join(outdir, "policy-floor.png")):
+        plots.append("policy-floor.png")
     out = {k: v for k, v in rep.items() if not k.startswith("_")}
     out["plots"] = plots
     with open(os.path.join(outdir, "report.json"), "w") as fh:
