@@ -1160,6 +1160,13 @@ static bool leap_dl_hold(struct task_struct *p, u64 now)
 }
 
 /*
+ * A light task's run since it woke may reach this many slices before a
+ * renewal makes it busy (leap_place_light()): under a host that
+ * deschedules vCPUs, a 0.2 ms run is charged 5-12 ms now and then.
+ */
+#define LEAP_LIGHT_RUN_SLICES	3
+
+/*
  * @p woke, or its slice renewed, at @now with @nr LEAP tasks runnable (it
  * included): if it uses no more than its share of the CPUs it may run on
  * (leap_light(), over the active CPUs in its affinity mask: a task pinned
@@ -1179,9 +1186,12 @@ static bool leap_dl_hold(struct task_struct *p, u64 now)
  * wakeup time plus expected run, so that the shortest runs go first. A
  * busy task that light tasks kept waiting longer than the lead goes
  * first: together they cannot starve it. At a renewal only while its
- * run since it woke is less than a slice or LEAP_LIGHT_RUN_BURSTS times
- * its average burst, whichever is longer (a frame thread's 8 ms burst
- * outlasts a 6 ms slice), and counted from at most a slice before @now,
+ * run since it woke is less than LEAP_LIGHT_RUN_SLICES slices or
+ * LEAP_LIGHT_RUN_BURSTS times its average burst, whichever is longer (a
+ * frame thread's 8 ms burst outlasts a 6 ms slice; a 0.2 ms run that a
+ * stall stretched, a vCPU the host descheduled, a lock or an interrupt
+ * storm charged as its CPU time, outlasts four bursts and a slice), and
+ * counted from at most a slice before @now,
  * so that no light key lies further back than a slice's worth. A task that
  * sleeps little or runs long is not light: its share, not its habits,
  * bounds what it gets; nor is a task of a group that uses more than the
@@ -1206,7 +1216,8 @@ static bool leap_place_light(struct task_struct *p, u64 now, bool wake)
 
 	if (leap_rt(p) || (p->policy != SCHED_NORMAL && p->policy != SCHED_ISO))
 		return false;
-	if (p->leap.awake >= max_t(u64, leap_slice_ns(p),
+	if (p->leap.awake >= max_t(u64,
+				   LEAP_LIGHT_RUN_SLICES * leap_slice_ns(p),
 				   LEAP_LIGHT_RUN_BURSTS * p->leap.burst))
 		return false;
 	ncpus = min_t(unsigned int, num_active_cpus(), p->nr_cpus_allowed);

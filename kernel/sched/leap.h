@@ -97,11 +97,11 @@ struct task_struct;
 
 /*
  * A light task keeps its light key at a renewal while its run since it
- * woke is under a slice or this many of its average bursts, whichever
- * is longer. Four, not two: under an overcommitted host a 60 Hz frame
- * thread that works 4 ms a frame, preempted past its next boundary,
- * runs two or three frames without sleeping (9-20 ms against a 4.5-6 ms
- * average), and with two it turned busy in the middle of them.
+ * woke is under LEAP_LIGHT_RUN_SLICES slices or this many of its average
+ * bursts, whichever is longer. Four, not two: under an overcommitted
+ * host a 60 Hz frame thread that works 4 ms a frame, preempted past its
+ * next boundary, ran two or three frames without sleeping (9-20 ms
+ * against 4.5-6 ms), and with two it turned busy in the middle of them.
  */
 #define LEAP_LIGHT_RUN_BURSTS	4
 

@@ -1147,14 +1147,14 @@ TEST_F_TIMEOUT(leap, light_run_longer_than_a_slice_keeps_its_key, 90)
 }
 
 /*
- * A chained-frame task (a frame_fn), in a session of its own on @cpu:
- * runs of @work s after each @nap_ns sleep, every fourth run five times
- * as long (a frame thread that was kept past its next boundary and did
- * two frames without sleeping), counted for 2.4 s after 0.4 s. Writes
- * to @fd how often it was switched out involuntarily during its long
- * runs, and how many long runs it had; exits.
+ * A task with long runs, in a session of its own on @cpu: runs of @work
+ * s after each @nap_ns sleep, every fourth run @long_work s, counted for
+ * 2.4 s after 0.4 s. Writes to @fd how often it was switched out
+ * involuntarily during its long runs, and how many long runs it had;
+ * exits.
  */
-static void chained_task(int cpu, double work, long nap_ns, int fd)
+static void long_run_task(int cpu, double work, double long_work,
+			  long nap_ns, int fd)
 {
 	struct timespec nap = { 0, nap_ns };
 	long r[2] = { 0, 0 }, i, before;
@@ -1174,7 +1174,7 @@ static void chained_task(int cpu, double work, long nap_ns, int fd)
 		}
 		getrusage(RUSAGE_SELF, &ru);
 		before = ru.ru_nivcsw;
-		spin_cpu(5 * work);
+		spin_cpu(long_work);
 		getrusage(RUSAGE_SELF, &ru);
 		if (now_s(CLOCK_MONOTONIC) < warm)
 			continue;
@@ -1182,6 +1182,16 @@ static void chained_task(int cpu, double work, long nap_ns, int fd)
 		r[1]++;
 	}
 	_exit(write(fd, r, sizeof(r)) != sizeof(r));
+}
+
+/*
+ * A chained-frame task (a frame_fn): long_run_task() with every fourth
+ * run five times as long (a frame thread that was kept past its next
+ * boundary and did two frames without sleeping).
+ */
+static void chained_task(int cpu, double work, long nap_ns, int fd)
+{
+	long_run_task(cpu, work, 5 * work, nap_ns, fd);
 }
 
 /*
@@ -1204,6 +1214,46 @@ TEST_F_TIMEOUT(leap, light_run_of_chained_frames_keeps_its_key, 90)
 {
 	frame_tries(_metadata, "chained frames beside a hog (long runs)",
 		    nth_cpu(0), 0, chained_task, 0.002, 16000000, 20, 4);
+}
+
+/*
+ * A stalled-run task (a frame_fn): long_run_task() with every fourth run
+ * two slices long (rr_interval, read here) whatever its usual @work: a
+ * run that a vCPU stall, a lock or an interrupt storm stretched, charged
+ * as its CPU time.
+ */
+static void stalled_task(int cpu, double work, long nap_ns, int fd)
+{
+	char v[16] = "";
+
+	if (read_text("/proc/sys/kernel/rr_interval", v, sizeof(v)) <= 0 ||
+	    atoi(v) <= 0)
+		_exit(1);
+	long_run_task(cpu, work, 0.002 * atoi(v), nap_ns, fd);
+}
+
+/*
+ * A light task keeps its light key at a renewal while its run since it
+ * woke is under LEAP_LIGHT_RUN_SLICES (3) slices, or LEAP_LIGHT_RUN_BURSTS
+ * times its average burst, and its share allows it
+ * (leap_place_light()). A task whose runs are short has one stretched
+ * now and then past a slice and past four times its burst: cyclictest's
+ * SCHED_OTHER threads at 4 vCPUs on 2 host cores, charged a vCPU stall;
+ * with a slice's bound their keys turned busy at the renewal, a span
+ * behind the hackbench tasks, and they waited 30-140 ms to run again.
+ * On one CPU, a hog in one session and, in another, stalled_task():
+ * 0.2 ms runs, every fourth two slices, after 30 ms sleeps (its average
+ * burst about 2 ms before a long run, four times that 8 ms; two slices
+ * against 30 ms of sleep are within its half share). It must be
+ * switched out in fewer than a quarter of its long runs: with a slice's
+ * bound 9-10 of 18 in each of three tries, with three 0-4 of 19 in five
+ * runs (perf kernels, 2 vCPUs). Best of LAPSE_TRIES runs, for the vCPU
+ * stalls the guest charges as CPU time.
+ */
+TEST_F_TIMEOUT(leap, light_run_stretched_past_a_slice_keeps_its_key, 90)
+{
+	frame_tries(_metadata, "stalled runs beside a hog (two slices)",
+		    nth_cpu(0), 0, stalled_task, 0.0002, 30000000, 12, 4);
 }
 
 /*
