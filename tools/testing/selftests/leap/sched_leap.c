@@ -1138,7 +1138,8 @@ TEST_F_TIMEOUT(leap, queued_light_keys_of_a_group_over_its_share_lapse, 60)
  * CPU time pushes its run past twice its burst, as in the check above:
  * in CI on a busy host it failed once (its counts are not in the part
  * of the log CI kept). So the best of LAPSE_TRIES runs counts; without
- * the rule all of them fail.
+ * the rule all of them fail. Since LEAP_LIGHT_RUN_SLICES (3), a 10 ms
+ * run is under three slices too, which keeps the key by itself.
  */
 TEST_F_TIMEOUT(leap, light_run_longer_than_a_slice_keeps_its_key, 90)
 {
@@ -1208,7 +1209,9 @@ static void chained_task(int cpu, double work, long nap_ns, int fd)
  * switched out in fewer than a quarter of its long runs: with twice the
  * burst 16-19 of 29 in each of three tries, with four 1-2 of 29-30 (perf
  * kernels, 2 vCPUs). Best of LAPSE_TRIES runs, for the vCPU stalls the
- * guest charges as CPU time.
+ * guest charges as CPU time. Since LEAP_LIGHT_RUN_SLICES (3), a 10 ms
+ * run is under three slices at rr_interval 6 ms as well: the check
+ * shows the behaviour, and no longer the burst rule alone.
  */
 TEST_F_TIMEOUT(leap, light_run_of_chained_frames_keeps_its_key, 90)
 {
