@@ -1160,34 +1160,6 @@ static bool leap_dl_hold(struct task_struct *p, u64 now)
 }
 
 /*
- * A light task's run since it woke may reach this many slices before a
- * renewal makes it busy (leap_place_light()): under a host that
- * deschedules vCPUs, a 0.2 ms run is charged 5-12 ms now and then.
- */
-#define LEAP_LIGHT_RUN_SLICES	3
-
-/*
- * The most of one charge (leap_charge()) a task's run since it woke
- * counts, in ticks. While a task runs, the tick charges it at least
- * once a tick; a longer charge is mostly time in which its CPU did not
- * run at all - a vCPU the host descheduled, whose clock jumped over the
- * gap. The slice is charged all of it, as mainline's vruntime is; the
- * run that the light rule (leap_place_light()) and the burst average
- * take counts at most this much of it, so that one stall does not make
- * a task of short runs busy. Not on a nohz_full CPU, whose tick may
- * stop while one task runs.
- */
-#define LEAP_RUN_CHARGE_TICKS	2
-
-/* What of a charge of @delta ns on @rq counts in its task's run. */
-static u64 leap_run_charge(struct rq *rq, u64 delta)
-{
-	if (tick_nohz_full_cpu(cpu_of(rq)))
-		return delta;
-	return min_t(u64, delta, LEAP_RUN_CHARGE_TICKS * TICK_NSEC);
-}
-
-/*
  * @p woke, or its slice renewed, at @now with @nr LEAP tasks runnable (it
  * included): if it uses no more than its share of the CPUs it may run on
  * (leap_light(), over the active CPUs in its affinity mask: a task pinned
@@ -1237,9 +1209,7 @@ static bool leap_place_light(struct task_struct *p, u64 now, bool wake)
 
 	if (leap_rt(p) || (p->policy != SCHED_NORMAL && p->policy != SCHED_ISO))
 		return false;
-	if (p->leap.awake >= max_t(u64,
-				   LEAP_LIGHT_RUN_SLICES * leap_slice_ns(p),
-				   LEAP_LIGHT_RUN_BURSTS * p->leap.burst))
+	if (!leap_run_light(p->leap.awake, leap_slice_ns(p), p->leap.burst))
 		return false;
 	ncpus = min_t(unsigned int, num_active_cpus(), p->nr_cpus_allowed);
 	/* A group task's share: its rate times a nice-0 root task's. */
@@ -1317,7 +1287,7 @@ static bool leap_charge(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 	s64 delta;
-	u64 now;
+	u64 now, run;
 
 	if (curr->sched_class != &leap_sched_class)
 		return false;
@@ -1330,8 +1300,8 @@ static bool leap_charge(struct rq *rq)
 	/* cpu.max: a task of a group that is throttled stops. */
 	if (leap_task_key(curr) > LEAP_ISO_KEY && leap_group_charge(curr, delta))
 		resched_curr(rq);
-	curr->leap.awake = min_t(u64, curr->leap.awake +
-				 leap_run_charge(rq, delta), LEAP_LIGHT_CAP_NS);
+	run = leap_run_counted(delta, TICK_NSEC, tick_nohz_full_cpu(cpu_of(rq)));
+	curr->leap.awake = min_t(u64, curr->leap.awake + run, LEAP_LIGHT_CAP_NS);
 	if (!leap_has_slice(curr))
 		return false;
 	curr->leap.time_slice -= delta;

@@ -20,9 +20,10 @@
  * ISO task that wakes while it uses no more than its share of the CPUs
  * it may use (leap_light()) gets niffies - leap_light_lead() plus the
  * span of its average run instead (if earlier), while its run since it
- * woke is under a slice or twice its average run: before every busy
- * task a round robin leaves behind, and among light tasks in the order
- * of wakeup plus expected run. Every deadline is above
+ * woke is under three slices or four times its average run
+ * (leap_run_light(); a stall counts two ticks: leap_run_counted()):
+ * before every busy task a round robin leaves behind, and among light
+ * tasks in the order of wakeup plus expected run. Every deadline is above
  * LEAP_ISO_KEY, so after every realtime key. A SCHED_IDLE task's
  * deadline lies twice the nice 19 span ahead (leap_idle_span()): it
  * sorts after every task that renewed its deadline since, so it runs
@@ -96,6 +97,13 @@ struct task_struct;
 #define LEAP_LIGHT_CAP_NS	NSEC_PER_SEC
 
 /*
+ * A light task's run since it woke may reach this many slices before a
+ * renewal makes it busy (leap_run_light()): under a host that
+ * deschedules vCPUs, a 0.2 ms run is charged 5-12 ms now and then.
+ */
+#define LEAP_LIGHT_RUN_SLICES	3
+
+/*
  * A light task keeps its light key at a renewal while its run since it
  * woke is under LEAP_LIGHT_RUN_SLICES slices or this many of its average
  * bursts, whichever is longer. Four, not two: under an overcommitted
@@ -104,6 +112,55 @@ struct task_struct;
  * against 4.5-6 ms), and with two it turned busy in the middle of them.
  */
 #define LEAP_LIGHT_RUN_BURSTS	4
+
+/**
+ * leap_run_light - may a light task keep its light key at a renewal?
+ * @awake:	its run since it woke, ns (leap_run_counted() of each charge)
+ * @slice:	its slice, ns, at most LEAP_RR_INTERVAL_MAX ms
+ * @burst:	its average burst, ns, at most LEAP_LIGHT_CAP_NS
+ *
+ * A run longer than a few of the task's own bursts and a few slices is
+ * not the short run its light key was given for. No overflow, by the
+ * bounds of @slice and @burst.
+ *
+ * Return: true while @awake is under LEAP_LIGHT_RUN_SLICES times @slice
+ * or LEAP_LIGHT_RUN_BURSTS times @burst, whichever is longer.
+ */
+static inline bool leap_run_light(u64 awake, u64 slice, u64 burst)
+{
+	return awake < max(LEAP_LIGHT_RUN_SLICES * slice,
+			   LEAP_LIGHT_RUN_BURSTS * burst);
+}
+
+/*
+ * The most of one charge a task's run since it woke counts, in ticks
+ * (leap_run_counted()).
+ */
+#define LEAP_RUN_CHARGE_TICKS	2
+
+/**
+ * leap_run_counted - what of one charge counts in a task's run
+ * @delta:	the charge: CPU time since the task's last charge, ns
+ * @tick:	a tick, ns
+ * @tick_stops:	its CPU's tick may stop while one task runs (nohz_full)
+ *
+ * While a task runs, the tick charges it at least once a tick; a longer
+ * charge is mostly time in which its CPU did not run at all - a vCPU
+ * the host descheduled, whose clock jumped over the gap. The slice is
+ * charged all of it, as mainline's vruntime is; the run since waking
+ * (leap_run_light()) and the burst average count at most
+ * LEAP_RUN_CHARGE_TICKS ticks of it, so that one stall does not make a
+ * task of short runs busy. Not where the tick may stop.
+ *
+ * Return: @delta if @tick_stops, else at most LEAP_RUN_CHARGE_TICKS
+ * times @tick of it.
+ */
+static inline u64 leap_run_counted(u64 delta, u64 tick, bool tick_stops)
+{
+	if (tick_stops)
+		return delta;
+	return min(delta, LEAP_RUN_CHARGE_TICKS * tick);
+}
 
 /* The most leap_light_lead() gives, with thousands of tasks a CPU. */
 #define LEAP_LIGHT_LEAD_MAX_NS	(10 * NSEC_PER_SEC)

@@ -5,8 +5,9 @@
  * Suite leap_key: the ordering-key arithmetic (kernel/sched/leap.h): the
  * deadline span of every nice level, no overflow at the largest
  * rr_interval, how realtime, SCHED_ISO, SCHED_BATCH, SCHED_IDLE and
- * sticky keys sort against SCHED_NORMAL, and the iso_cpu cap test. Pure
- * arithmetic: no scheduler state is touched, no lock is taken.
+ * sticky keys sort against SCHED_NORMAL, the iso_cpu cap test, and how
+ * long a light task's run may last and what of a charge counts in it.
+ * Pure arithmetic: no scheduler state is touched, no lock is taken.
  *
  * Suite leap_live: class hooks with no user-space entry point, driven on
  * the live scheduler from the test's kthread: yield_to() (KVM's
@@ -244,6 +245,54 @@ static void leap_test_light_part(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, leap_light_part(cap, cap, ~0U, 1, p19), 1024ULL);
 	KUNIT_EXPECT_EQ(test, leap_light_part(1, cap, 1U << 20, 8192, p0), 0ULL);
 	KUNIT_EXPECT_EQ(test, leap_light_part(cap, cap, 16384, 8192, p0), 1024ULL);
+}
+
+/*
+ * A light key lasts a renewal while the run since waking is under three
+ * slices or four average bursts, whichever is longer: a run of short
+ * bursts that a stall stretched keeps it up to three slices, a frame
+ * thread whose 5 ms bursts ran into the next frame up to four of them
+ * (with three bursts, or two, it turns busy at 19 ms; with five it
+ * stays light at 20).
+ */
+static void leap_test_run_light(struct kunit *test)
+{
+	u64 ms = NSEC_PER_MSEC, slice = 6 * ms, cap = LEAP_LIGHT_CAP_NS;
+
+	KUNIT_EXPECT_TRUE(test, leap_run_light(0, slice, 0));
+	KUNIT_EXPECT_TRUE(test, leap_run_light(18 * ms - 1, slice, 200000));
+	KUNIT_EXPECT_FALSE(test, leap_run_light(18 * ms, slice, 200000));
+	KUNIT_EXPECT_TRUE(test, leap_run_light(19 * ms, slice, 5 * ms));
+	KUNIT_EXPECT_TRUE(test, leap_run_light(20 * ms - 1, slice, 5 * ms));
+	KUNIT_EXPECT_FALSE(test, leap_run_light(20 * ms, slice, 5 * ms));
+	/* Both sides the same: 4.5 ms bursts. */
+	KUNIT_EXPECT_FALSE(test, leap_run_light(18 * ms, slice, 4500000));
+	/* The largest slice and burst: no overflow. */
+	KUNIT_EXPECT_TRUE(test, leap_run_light(4 * cap - 1,
+					       LEAP_RR_INTERVAL_MAX * ms, cap));
+	KUNIT_EXPECT_FALSE(test, leap_run_light(4 * cap,
+						LEAP_RR_INTERVAL_MAX * ms, cap));
+}
+
+/*
+ * One charge counts at most two ticks in the run since waking, unless
+ * the tick may stop: a 0.2 ms run charged 23 ms by a stalled vCPU stays
+ * light, and would not if all of the charge counted.
+ */
+static void leap_test_run_counted(struct kunit *test)
+{
+	u64 ms = NSEC_PER_MSEC, slice = 6 * ms, burst = 200000;
+
+	KUNIT_EXPECT_EQ(test, leap_run_counted(burst, ms, false), burst);
+	KUNIT_EXPECT_EQ(test, leap_run_counted(2 * ms, ms, false), 2 * ms);
+	KUNIT_EXPECT_EQ(test, leap_run_counted(23 * ms, ms, false), 2 * ms);
+	KUNIT_EXPECT_EQ(test, leap_run_counted(23 * ms, 4 * ms, false), 8 * ms);
+	KUNIT_EXPECT_EQ(test, leap_run_counted(23 * ms, ms, true), 23 * ms);
+	KUNIT_EXPECT_EQ(test, leap_run_counted(~0ULL, 4 * ms, false), 8 * ms);
+	KUNIT_EXPECT_TRUE(test, leap_run_light(burst +
+			  leap_run_counted(23 * ms, ms, false), slice, burst));
+	KUNIT_EXPECT_FALSE(test, leap_run_light(burst +
+			   leap_run_counted(23 * ms, ms, true), slice, burst));
 }
 
 /*
@@ -542,6 +591,8 @@ static struct kunit_case leap_test_cases[] = {
 	KUNIT_CASE(leap_test_avg),
 	KUNIT_CASE(leap_test_light),
 	KUNIT_CASE(leap_test_light_part),
+	KUNIT_CASE(leap_test_run_light),
+	KUNIT_CASE(leap_test_run_counted),
 	KUNIT_CASE(leap_test_light_lead),
 	KUNIT_CASE(leap_test_lead_follow),
 	KUNIT_CASE(leap_test_rho_step),
