@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -193,6 +194,19 @@ static inline void measure(pid_t *pids, int n, double secs, double *d)
 	usleep(secs * 1e6);
 	for (i = 0; i < n && i < 128; i++)
 		d[i] = cputime(pids[i]) - t0[i];
+}
+
+/*
+ * @size bytes of zeroed memory that this process and the children it
+ * forks after the call read and write alike (counters, turns, logs);
+ * NULL if the mapping fails. munmap() it when done.
+ */
+static inline void *shared_mem(size_t size)
+{
+	void *m = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
 }
 
 /* @part of @total, as a fraction; 0 when @total is 0. */

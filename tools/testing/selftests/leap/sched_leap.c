@@ -1046,15 +1046,11 @@ static long frame_beside(int cpu, int wakers, frame_fn task, double work,
 	pid_t pids[2] = { -1, -1 };
 	long r[2] = { -1, -1 };
 	int res[2], i, status;
-	void *m;
 
-	if (!hog_spins) {
-		m = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		if (m == MAP_FAILED)
-			return -1;
-		hog_spins = m;
-	}
+	if (!hog_spins)
+		hog_spins = shared_mem(sizeof(*hog_spins));
+	if (!hog_spins)
+		return -1;
 	if (pipe(res))
 		return -1;
 	pids[0] = fork();
@@ -1107,22 +1103,23 @@ static long frame_beside(int cpu, int wakers, frame_fn task, double work,
 #define LAPSE_TRIES	3
 
 /*
- * frame_beside() up to LAPSE_TRIES times (@what names it in the log),
- * until the frame task is switched out in fewer than one in @part of
- * its runs; each try must give more than @least runs. Passes when one
- * try does.
+ * frame_beside() up to LAPSE_TRIES times (@what names it in the log,
+ * @counted what the task counts against it), until that count is under
+ * one in @part of its runs; each try must give more than @least runs.
+ * Passes when one try does.
  */
 static void frame_tries(struct __test_metadata *_metadata, const char *what,
-			int cpu, int wakers, frame_fn task, double work,
-			long nap_ns, long least, long part)
+			const char *counted, int cpu, int wakers,
+			frame_fn task, double work, long nap_ns, long least,
+			long part)
 {
 	long n = 0, pre = -1;
 	int i;
 
 	for (i = 0; i < LAPSE_TRIES; i++) {
 		n = frame_beside(cpu, wakers, task, work, nap_ns, &pre);
-		TH_LOG("%s, try %d: %ld runs, preempted %ld times",
-		       what, i + 1, n, pre);
+		TH_LOG("%s, try %d: %ld runs, %s %ld",
+		       what, i + 1, n, counted, pre);
 		ASSERT_LT(least, n);
 		if (pre * part < n)
 			break;
@@ -1138,8 +1135,9 @@ TEST_F_TIMEOUT(leap, queued_light_keys_of_a_group_over_its_share_lapse, 60)
 			       v, sizeof(v)));
 	ASSERT_EQ(1, atoi(v))
 		TH_LOG("autogroup is off: the check needs a group a session");
-	frame_tries(_metadata, "frame task beside four wakers", nth_cpu(0),
-		    4, frame_task, 0.003, 12000000, 50, 8);
+	frame_tries(_metadata, "frame task beside four wakers",
+		    "involuntary switches", nth_cpu(0), 4, frame_task, 0.003,
+		    12000000, 50, 8);
 }
 
 /*
@@ -1162,7 +1160,8 @@ TEST_F_TIMEOUT(leap, queued_light_keys_of_a_group_over_its_share_lapse, 60)
 TEST_F_TIMEOUT(leap, light_run_longer_than_a_slice_keeps_its_key, 90)
 {
 	frame_tries(_metadata, "10 ms runs every 40 ms beside a hog",
-		    nth_cpu(0), 0, frame_task, 0.010, 30000000, 20, 2);
+		    "involuntary switches", nth_cpu(0), 0, frame_task, 0.010,
+		    30000000, 20, 2);
 }
 
 /*
@@ -1236,8 +1235,9 @@ static void chained_task(int cpu, double work, long nap_ns, int fd)
  */
 TEST_F_TIMEOUT(leap, light_run_of_chained_frames_keeps_its_key, 90)
 {
-	frame_tries(_metadata, "chained frames beside a hog (long runs)",
-		    nth_cpu(0), 0, chained_task, 0.002, 16000000, 20, 4);
+	frame_tries(_metadata, "chained frames beside a hog",
+		    "long runs the hog ran in", nth_cpu(0), 0, chained_task,
+		    0.002, 16000000, 20, 4);
 }
 
 /*
@@ -1282,7 +1282,8 @@ static void stalled_task(int cpu, double work, long nap_ns, int fd)
 TEST_F_TIMEOUT(leap, light_run_stretched_past_a_slice_keeps_its_key, 90)
 {
 	frame_tries(_metadata, "stalled runs beside a hog (two slices)",
-		    nth_cpu(0), 0, stalled_task, 0.0002, 30000000, 12, 3);
+		    "long runs the hog ran in", nth_cpu(0), 0, stalled_task,
+		    0.0002, 30000000, 12, 3);
 }
 
 /*
@@ -1498,9 +1499,8 @@ static int pong_apart(struct __test_metadata *_metadata, int pairs,
 
 	ASSERT_GE(2, pairs);
 	/* A cache line a pair; word 0 of each: the first side's turn. */
-	words = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, words);
+	words = shared_mem(4096);
+	ASSERT_NE(NULL, words);
 	for (k = 0; k < pairs; k++) {
 		ASSERT_EQ(0, pipe(ab));
 		ASSERT_EQ(0, pipe(ba));
@@ -1791,9 +1791,8 @@ TEST_F_TIMEOUT(leap, futex_wakee_of_a_busy_waker_runs_elsewhere, 60)
 	ASSERT_LE(0, backoffs)
 		TH_LOG("no pair_backoffs in " DEBUGFS_LEAP);
 	/* w[0]: the child woke the parent; w[1]: the parent woke the child. */
-	w = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, w);
+	w = shared_mem(4096);
+	ASSERT_NE(NULL, w);
 	for (k = 0; k < 5; k++) {
 		double *t = (double *)&w[16], t0;
 		pid_t pid;

@@ -203,13 +203,12 @@ static double yield_alternation(int policy, int prio, int n)
 {
 	struct sched_param sp = { .sched_priority = prio };
 	int cpu = nth_cpu(0), i, k, changes = 0, bad = 0, status;
-	char *log = mmap(NULL, 2 * n + 64, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char *log = shared_mem(2 * n + 64);
 	int *next, *ready;
 	pid_t pids[2];
 	double t0;
 
-	if (log == MAP_FAILED)
+	if (!log)
 		return -1;
 	next = (int *)log;
 	ready = next + 1;
